@@ -1,0 +1,21 @@
+"""Board graph layer: map data, spaces, locations and adjacency (rule-family agnostic)."""
+
+from .errors import MapDataError
+from .loader import board_from_data, can_stand, load_board, load_shipped_board, shipped_board_names
+from .model import Board, Location, Power, Space, SpaceKind, StartPosition, UnitKind
+
+__all__ = [
+    "Board",
+    "Location",
+    "MapDataError",
+    "Power",
+    "Space",
+    "SpaceKind",
+    "StartPosition",
+    "UnitKind",
+    "board_from_data",
+    "can_stand",
+    "load_board",
+    "load_shipped_board",
+    "shipped_board_names",
+]

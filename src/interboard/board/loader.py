@@ -1,0 +1,273 @@
+"""Load and validate map files in the interboard map format (``interboard-map/1``).
+
+The format, one JSON object per board::
+
+    {
+      "format": "interboard-map/1",
+      "id": "standard", "title": "Standard Diplomacy", "source": "...",
+      "spaces": [{"id": "BUL", "name": "Bulgaria", "kind": "coast", "centre": true,
+                  "coasts": ["EC", "SC"], "aliases": ["bulgaria"]}, ...],
+      "adjacency": {"army": [["ALB", "GRE"], ...], "fleet": [["AEG", "BUL/SC"], ...]},
+      "powers": [{"id": "FRANCE", "name": "France", "adjective": "French", "colour": "#4fa3d9",
+                  "home_centres": ["BRE", ...], "homeland": ["BRE", "BUR", ...]}, ...],
+      "start": {"year": 1901, "units": {"FRANCE": ["F BRE", ...]}, "centres": {"FRANCE": [...]}},
+      "victory_centres": 18
+    }
+
+Adjacency pairs are undirected. Army pairs join spaces; fleet pairs join locations (a space, or a
+coast written ``SPACE/COAST``). Every check failure raises :class:`MapDataError` naming the file and
+the entry.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .errors import MapDataError
+from .model import Board, Location, Power, Space, SpaceKind, StartPosition, UnitKind
+
+FORMAT = "interboard-map/1"
+
+
+def load_board(path: str | Path) -> Board:
+    """Load a map file from disk."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise MapDataError(str(p), "file", f"cannot be read ({exc.strerror})") from exc
+    except json.JSONDecodeError as exc:
+        raise MapDataError(str(p), f"line {exc.lineno} column {exc.colno}", f"not JSON: {exc.msg}") from exc
+    return board_from_data(data, source=p.name)
+
+
+def load_shipped_board(name: str) -> Board:
+    """Load one of the maps shipped in ``interboard/data/maps`` by its file stem."""
+    ref = resources.files("interboard.data.maps").joinpath(f"{name}.json")
+    data = json.loads(ref.read_text(encoding="utf-8"))
+    return board_from_data(data, source=f"{name}.json")
+
+
+def shipped_board_names() -> list[str]:
+    root = resources.files("interboard.data.maps")
+    return sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".json"))
+
+
+class _Checker:
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, where: str, problem: str) -> MapDataError:
+        return MapDataError(self.source, where, problem)
+
+    def field(self, obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+        if key not in obj:
+            raise self.fail(where, f"missing field '{key}'")
+        value = obj[key]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+            raise self.fail(where, f"field '{key}' must be {names}, not {type(value).__name__}")
+        return value
+
+
+def board_from_data(data: Any, source: str = "<map>") -> Board:
+    """Validate map data (already parsed from JSON) and build the immutable :class:`Board`."""
+    c = _Checker(source)
+    if not isinstance(data, dict):
+        raise c.fail("top level", "must be a JSON object")
+    fmt = data.get("format")
+    if fmt != FORMAT:
+        raise c.fail("format", f"expected '{FORMAT}', found {fmt!r}")
+    board_id = c.field(data, "id", str, "top level")
+    title = c.field(data, "title", str, "top level")
+
+    spaces: list[Space] = []
+    locations: list[Location] = []
+    space_by_id: dict[str, int] = {}
+    location_by_id: dict[str, int] = {}
+    raw_spaces = c.field(data, "spaces", list, "top level")
+    for i, raw in enumerate(raw_spaces):
+        where = f"spaces[{i}]"
+        if not isinstance(raw, dict):
+            raise c.fail(where, "must be an object")
+        sid = c.field(raw, "id", str, where).upper()
+        where = f"spaces[{i}] ({sid})"
+        if sid in space_by_id:
+            raise c.fail(where, "duplicate space id")
+        try:
+            kind = SpaceKind(c.field(raw, "kind", str, where))
+        except ValueError:
+            raise c.fail(where, f"kind must be one of {[k.value for k in SpaceKind]}, not {raw['kind']!r}") from None
+        centre = bool(raw.get("centre", False))
+        if centre and kind in (SpaceKind.SEA, SpaceKind.IMPASSABLE):
+            raise c.fail(where, f"a {kind.value} space cannot be a supply centre")
+        coast_codes = raw.get("coasts", [])
+        if coast_codes and kind is not SpaceKind.COAST:
+            raise c.fail(where, "only a coast space can have split coasts")
+        if not isinstance(coast_codes, list) or not all(isinstance(x, str) for x in coast_codes):
+            raise c.fail(where, "coasts must be a list of coast codes")
+        aliases = raw.get("aliases", [])
+        if not isinstance(aliases, list) or not all(isinstance(x, str) for x in aliases):
+            raise c.fail(where, "aliases must be a list of strings")
+        space_index = len(spaces)
+        space_by_id[sid] = space_index
+        coast_locs: list[int] = []
+        if kind is not SpaceKind.IMPASSABLE:
+            location_by_id[sid] = len(locations)
+            locations.append(Location(len(locations), sid, space_index))
+            for code in coast_codes:
+                lid = f"{sid}/{code.upper()}"
+                location_by_id[lid] = len(locations)
+                coast_locs.append(len(locations))
+                locations.append(Location(len(locations), lid, space_index, code.upper()))
+        spaces.append(
+            Space(
+                index=space_index,
+                id=sid,
+                name=c.field(raw, "name", str, where),
+                kind=kind,
+                centre=centre,
+                board=str(data.get("board", board_id)),
+                coasts=tuple(coast_locs),
+                aliases=tuple(aliases),
+            )
+        )
+
+    army_adj: list[set[int]] = [set() for _ in locations]
+    fleet_adj: list[set[int]] = [set() for _ in locations]
+    adjacency = c.field(data, "adjacency", dict, "top level")
+    for kind_name, table in (("army", army_adj), ("fleet", fleet_adj)):
+        pairs = c.field(adjacency, kind_name, list, "adjacency")
+        for j, pair in enumerate(pairs):
+            where = f"adjacency.{kind_name}[{j}]"
+            if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
+                raise c.fail(where, "must be a pair of location ids")
+            ends = []
+            for end in pair:
+                lid = location_by_id.get(end.upper())
+                if lid is None:
+                    raise c.fail(where, f"unknown location '{end}'")
+                loc = locations[lid]
+                space = spaces[loc.space]
+                if kind_name == "army":
+                    if loc.coast is not None:
+                        raise c.fail(where, f"army adjacency joins spaces, not coasts ('{end}')")
+                    if space.kind is SpaceKind.SEA:
+                        raise c.fail(where, f"army adjacency cannot touch the sea space '{end}'")
+                else:
+                    if space.kind is SpaceKind.LAND:
+                        raise c.fail(where, f"fleet adjacency cannot touch the land space '{end}'")
+                    if space.coasts and loc.coast is None:
+                        raise c.fail(where, f"'{end}' has split coasts: name the coast")
+                ends.append(lid)
+            a, b = ends
+            if locations[a].space == locations[b].space:
+                raise c.fail(where, "a location cannot be adjacent to its own space")
+            table[a].add(b)
+            table[b].add(a)
+
+    powers: list[Power] = []
+    power_by_id: dict[str, Power] = {}
+    home_owner: dict[int, str] = {}
+    for k, raw in enumerate(c.field(data, "powers", list, "top level")):
+        where = f"powers[{k}]"
+        if not isinstance(raw, dict):
+            raise c.fail(where, "must be an object")
+        pid = c.field(raw, "id", str, where).upper()
+        where = f"powers[{k}] ({pid})"
+        if pid in power_by_id:
+            raise c.fail(where, "duplicate power id")
+
+        def space_list(key: str, where: str = where) -> tuple[int, ...]:
+            out = []
+            for name in c.field(raw, key, list, where):
+                idx = space_by_id.get(str(name).upper())
+                if idx is None:
+                    raise c.fail(where, f"{key}: unknown space '{name}'")
+                out.append(idx)
+            return tuple(out)
+
+        homes = space_list("home_centres")
+        homeland = space_list("homeland")
+        for h in homes:
+            if not spaces[h].centre:
+                raise c.fail(where, f"home centre '{spaces[h].id}' is not a supply centre")
+            if h not in homeland:
+                raise c.fail(where, f"home centre '{spaces[h].id}' is missing from the homeland")
+            if h in home_owner:
+                raise c.fail(where, f"home centre '{spaces[h].id}' is also a home centre of {home_owner[h]}")
+            home_owner[h] = pid
+        power = Power(
+            id=pid,
+            name=c.field(raw, "name", str, where),
+            adjective=str(raw.get("adjective", raw["name"])),
+            colour=str(raw.get("colour", "#888888")),
+            home_centres=homes,
+            homeland=homeland,
+        )
+        powers.append(power)
+        power_by_id[pid] = power
+
+    start_raw = c.field(data, "start", dict, "top level")
+    units: list[tuple[str, UnitKind, int]] = []
+    for pid, unit_list in c.field(start_raw, "units", dict, "start").items():
+        if pid.upper() not in power_by_id:
+            raise c.fail(f"start.units.{pid}", "unknown power")
+        for text in unit_list:
+            where = f"start.units.{pid} ('{text}')"
+            parts = str(text).split()
+            if len(parts) != 2 or parts[0].upper() not in ("A", "F"):
+                raise c.fail(where, "a unit is written 'A LOC' or 'F LOC'")
+            lid = location_by_id.get(parts[1].upper())
+            if lid is None:
+                raise c.fail(where, f"unknown location '{parts[1]}'")
+            kind = UnitKind(parts[0].upper())
+            if not _can_stand(kind, locations[lid], spaces[locations[lid].space]):
+                raise c.fail(where, f"an {kind.noun} cannot stand at {parts[1]}")
+            units.append((pid.upper(), kind, lid))
+    centres: list[tuple[int, str]] = []
+    for pid, centre_list in c.field(start_raw, "centres", dict, "start").items():
+        for name in centre_list:
+            idx = space_by_id.get(str(name).upper())
+            if idx is None or not spaces[idx].centre:
+                raise c.fail(f"start.centres.{pid}", f"'{name}' is not a supply centre")
+            centres.append((idx, pid.upper()))
+    victory = c.field(data, "victory_centres", int, "top level")
+
+    return Board(
+        id=board_id,
+        title=title,
+        spaces=tuple(spaces),
+        locations=tuple(locations),
+        army_adj=tuple(frozenset(s) for s in army_adj),
+        fleet_adj=tuple(frozenset(s) for s in fleet_adj),
+        powers=tuple(powers),
+        start=StartPosition(c.field(start_raw, "year", int, "start"), tuple(units), tuple(centres)),
+        victory_centres=victory,
+        source=str(data.get("source", "")),
+        space_by_id=space_by_id,
+        location_by_id=location_by_id,
+        power_by_id=power_by_id,
+    )
+
+
+def _can_stand(kind: UnitKind, loc: Location, space: Space) -> bool:
+    if kind is UnitKind.ARMY:
+        return space.kind in (SpaceKind.LAND, SpaceKind.COAST) and loc.coast is None
+    if space.kind is SpaceKind.SEA:
+        return True
+    if space.kind is SpaceKind.COAST:
+        return (loc.coast is not None) == bool(space.coasts)
+    return False
+
+
+def can_stand(board: Board, kind: UnitKind, loc: int) -> bool:
+    """True when a unit of ``kind`` may stand at location ``loc``."""
+    location = board.locations[loc]
+    return _can_stand(kind, location, board.spaces[location.space])
+
+

@@ -1,0 +1,125 @@
+"""Immutable board data: spaces, locations and per-unit-kind adjacency.
+
+A *space* is a province as printed on a board (land, coast, sea, or impassable). A *location* is a
+place a unit can stand: every passable space is one location, and a space with split coasts adds one
+location per coast (``BUL/EC``, ``BUL/SC``). Armies stand on the space's own location; fleets in a
+split-coast space stand on a coast. The engine works on integer location and space indices; names
+exist for the edges (parsing and printing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class SpaceKind(str, Enum):
+    LAND = "land"
+    COAST = "coast"
+    SEA = "sea"
+    IMPASSABLE = "impassable"
+
+
+class UnitKind(str, Enum):
+    ARMY = "A"
+    FLEET = "F"
+
+    @property
+    def noun(self) -> str:
+        return "army" if self is UnitKind.ARMY else "fleet"
+
+
+@dataclass(frozen=True, slots=True)
+class Space:
+    """One printed province of a board."""
+
+    index: int
+    id: str
+    """Short upper-case name, unique in the geography (``BUL``; ``MUN-I`` on a board-qualified map)."""
+    name: str
+    """Full English name (``Bulgaria``)."""
+    kind: SpaceKind
+    centre: bool
+    """True when the space is a supply centre."""
+    board: str
+    """Name of the board the space is printed on."""
+    coasts: tuple[int, ...] = ()
+    """Location indices of the split coasts, empty for ordinary spaces."""
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """A place a unit can stand: a space, or one coast of a split-coast space."""
+
+    index: int
+    id: str
+    """``BUL`` for the space itself, ``BUL/EC`` for a coast."""
+    space: int
+    """Index of the space this location belongs to."""
+    coast: str | None = None
+    """Coast code (``EC``) when the location is a split coast."""
+
+
+@dataclass(frozen=True, slots=True)
+class Power:
+    """A power (player nation) defined by a map."""
+
+    id: str
+    """Upper-case identifier (``FRANCE``)."""
+    name: str
+    adjective: str
+    colour: str
+    home_centres: tuple[int, ...]
+    """Space indices of the home supply centres, where the power builds."""
+    homeland: tuple[int, ...]
+    """Space indices of every home province (centres and the rest), used by the 2000 civil-disorder rule."""
+
+
+@dataclass(frozen=True, slots=True)
+class StartPosition:
+    year: int
+    units: tuple[tuple[str, UnitKind, int], ...]
+    """(power, unit kind, location index) of each starting unit."""
+    centres: tuple[tuple[int, str], ...]
+    """(space index, power) of each owned centre at the start."""
+
+
+@dataclass(frozen=True, eq=False)
+class Board:
+    """A loaded map: spaces, locations, adjacency, powers and start position.
+
+    Boards compare by identity (``eq=False``) so derived tables can be cached per board.
+
+    Adjacency lists hold location indices. ``army_adj[l]`` and ``fleet_adj[l]`` are the locations a
+    unit of that kind standing at ``l`` can move to directly.
+    """
+
+    id: str
+    title: str
+    spaces: tuple[Space, ...]
+    locations: tuple[Location, ...]
+    army_adj: tuple[frozenset[int], ...]
+    fleet_adj: tuple[frozenset[int], ...]
+    powers: tuple[Power, ...]
+    start: StartPosition
+    victory_centres: int
+    source: str = ""
+    space_by_id: dict[str, int] = field(default_factory=dict, repr=False)
+    location_by_id: dict[str, int] = field(default_factory=dict, repr=False)
+    power_by_id: dict[str, Power] = field(default_factory=dict, repr=False)
+
+    # ---- convenience queries used at the edges (parsing, printing, tests) ----
+    def space(self, ident: str) -> Space:
+        return self.spaces[self.space_by_id[ident.upper()]]
+
+    def location(self, ident: str) -> Location:
+        return self.locations[self.location_by_id[ident.upper()]]
+
+    def adjacent(self, kind: UnitKind, a: int, b: int) -> bool:
+        adj = self.army_adj if kind is UnitKind.ARMY else self.fleet_adj
+        return b in adj[a]
+
+    @property
+    def centres(self) -> tuple[int, ...]:
+        return tuple(s.index for s in self.spaces if s.centre)

@@ -1,0 +1,147 @@
+"""Reader for the jDip / godip adjudication test-suite text, with interboard's extensions.
+
+The format is described in ``tests/diplomacy/cases/FORMAT.md``. This module only reads text into
+plain values; turning them into positions and orders is the caller's business.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+_SECTIONS = {
+    "PRESTATE",
+    "PRESTATE_SUPPLYCENTER_OWNERS",
+    "PRESTATE_DISLODGED",
+    "ORDERS",
+    "RESULTS",
+    "POSTSTATE",
+    "POSTSTATE_DISLODGED",
+    "POSTSTATE_SUPPLYCENTER_OWNERS",
+}
+
+
+@dataclass
+class PhaseBlock:
+    """One phase of a case: its orders and what is expected after it, per edition.
+
+    The expectation dictionaries are keyed by edition, ``""`` holding the default.
+    """
+
+    phase: str
+    orders: list[str] = field(default_factory=list)
+    results: dict[str, dict[str, str]] = field(default_factory=dict)
+    poststate: dict[str, list[str]] = field(default_factory=dict)
+    dislodged: dict[str, list[str]] = field(default_factory=dict)
+    centres: dict[str, list[str]] = field(default_factory=dict)
+
+    def expected(self, table: dict[str, list[str]] | dict[str, dict[str, str]], edition: str) -> object:
+        return table.get(edition, table.get(""))
+
+
+@dataclass
+class Case:
+    id: str
+    title: str
+    source: str
+    line: int
+    editions: tuple[str, ...] = ()
+    """Editions the case applies to; empty means every edition."""
+    prestate: list[str] = field(default_factory=list)
+    prestate_centres: list[str] | None = None
+    blocks: list[PhaseBlock] = field(default_factory=list)
+
+
+class CaseFileError(ValueError):
+    def __init__(self, source: str, line: int, problem: str) -> None:
+        super().__init__(f"{source}:{line}: {problem}")
+
+
+def read_cases(path: str | Path) -> list[Case]:
+    p = Path(path)
+    return parse_cases(p.read_text(encoding="utf-8"), p.name)
+
+
+def parse_cases(text: str, source: str = "<cases>") -> list[Case]:
+    cases: list[Case] = []
+    case: Case | None = None
+    block: PhaseBlock | None = None
+    section: str | None = None
+    edition = ""
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        head, _, rest = line.partition(" ")
+        rest = rest.strip()
+        if head == "VARIANT_ALL":
+            continue
+        if head == "CASE":
+            if case is not None:
+                raise CaseFileError(source, number, f"CASE {case.id} has no END")
+            ident, _, title = rest.partition(" ")
+            case = Case(ident, title.strip(), source, number)
+            block, section = None, None
+            continue
+        if case is None:
+            raise CaseFileError(source, number, f"'{line}' outside a CASE")
+        if head == "END":
+            cases.append(case)
+            case, block, section = None, None, None
+            continue
+        if head == "EDITION":
+            case.editions = (*case.editions, rest)
+            continue
+        if head == "PRESTATE_SETPHASE":
+            block = PhaseBlock(rest)
+            case.blocks.append(block)
+            section = None
+            continue
+        if head == "NEXT_PHASE":
+            block = PhaseBlock(rest)
+            case.blocks.append(block)
+            section = None
+            continue
+        if head in _SECTIONS:
+            section, edition = head, rest
+            if head == "PRESTATE_SUPPLYCENTER_OWNERS":
+                case.prestate_centres = []
+            elif block is None:
+                raise CaseFileError(source, number, f"{head} before PRESTATE_SETPHASE")
+            elif head == "RESULTS":
+                block.results[edition] = {}
+            elif head == "POSTSTATE":
+                block.poststate[edition] = []
+            elif head == "POSTSTATE_DISLODGED":
+                block.dislodged[edition] = []
+            elif head == "POSTSTATE_SUPPLYCENTER_OWNERS":
+                block.centres[edition] = []
+            continue
+        if section is None or block is None and section != "PRESTATE_SUPPLYCENTER_OWNERS":
+            raise CaseFileError(source, number, f"'{line}' outside a section")
+        if section == "PRESTATE":
+            case.prestate.append(line)
+        elif section == "PRESTATE_SUPPLYCENTER_OWNERS":
+            assert case.prestate_centres is not None
+            case.prestate_centres.append(line)
+        elif section == "PRESTATE_DISLODGED":
+            raise CaseFileError(source, number, "PRESTATE_DISLODGED is not supported: give the movement phase")
+        else:
+            assert block is not None
+            if section == "ORDERS":
+                block.orders.append(line)
+            elif section == "RESULTS":
+                order, sep, verdict = line.rpartition("=>")
+                verdict = verdict.strip().upper()
+                if not sep or verdict not in ("SUCCEEDS", "FAILS"):
+                    raise CaseFileError(source, number, "a result is written 'Power: order => SUCCEEDS' or '=> FAILS'")
+                block.results[edition][order.strip()] = verdict
+            elif section == "POSTSTATE":
+                block.poststate[edition].append(line)
+            elif section == "POSTSTATE_DISLODGED":
+                block.dislodged[edition].append(line)
+            elif section == "POSTSTATE_SUPPLYCENTER_OWNERS":
+                block.centres[edition].append(line)
+    if case is not None:
+        raise CaseFileError(source, case.line, f"CASE {case.id} has no END")
+    return cases
