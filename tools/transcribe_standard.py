@@ -25,8 +25,13 @@ HOMELANDS = {
     "TURKEY": ["ANK", "ARM", "CON", "SMY", "SYR"],
 }
 COLOURS = {
-    "AUSTRIA": "#c8102e", "ENGLAND": "#1f4e9c", "FRANCE": "#4fa3d9", "GERMANY": "#5a5a5a",
-    "ITALY": "#2e8b3a", "RUSSIA": "#7a4fa0", "TURKEY": "#d9a520",
+    "AUSTRIA": "#c8102e",
+    "ENGLAND": "#1f4e9c",
+    "FRANCE": "#4fa3d9",
+    "GERMANY": "#5a5a5a",
+    "ITALY": "#2e8b3a",
+    "RUSSIA": "#7a4fa0",
+    "TURKEY": "#d9a520",
 }
 # Short names seen in play-by-mail orders that DPjudge does not list.
 EXTRA_ALIASES = {"LVP": ["liv"], "IRI": ["iro"]}
@@ -72,14 +77,16 @@ def main() -> int:
 
     powers = []
     for name, info in derived["powers"].items():
-        powers.append({
-            "id": name,
-            "name": name.title(),
-            "adjective": info["adjective"].title(),
-            "colour": COLOURS[name],
-            "home_centres": info["home_centers"],
-            "homeland": HOMELANDS[name],
-        })
+        powers.append(
+            {
+                "id": name,
+                "name": name.title(),
+                "adjective": info["adjective"].title(),
+                "colour": COLOURS[name],
+                "home_centres": info["home_centers"],
+                "homeland": HOMELANDS[name],
+            }
+        )
     units = {
         name: [("A " if u["type"] == "army" else "F ") + u["location"] for u in info["units_1901"]]
         for name, info in derived["powers"].items()

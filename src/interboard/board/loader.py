@@ -22,7 +22,7 @@ the entry.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -101,7 +101,9 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
         try:
             kind = SpaceKind(c.field(raw, "kind", str, where))
         except ValueError:
-            raise c.fail(where, f"kind must be one of {[k.value for k in SpaceKind]}, not {raw['kind']!r}") from None
+            raise c.fail(
+                where, f"kind must be one of {[k.value for k in SpaceKind]}, not {raw['kind']!r}"
+            ) from None
         centre = bool(raw.get("centre", False))
         if centre and kind in (SpaceKind.SEA, SpaceKind.IMPASSABLE):
             raise c.fail(where, f"a {kind.value} space cannot be a supply centre")
@@ -120,10 +122,10 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
             location_by_id[sid] = len(locations)
             locations.append(Location(len(locations), sid, space_index))
             for code in coast_codes:
-                lid = f"{sid}/{code.upper()}"
-                location_by_id[lid] = len(locations)
+                coast_id = f"{sid}/{code.upper()}"
+                location_by_id[coast_id] = len(locations)
                 coast_locs.append(len(locations))
-                locations.append(Location(len(locations), lid, space_index, code.upper()))
+                locations.append(Location(len(locations), coast_id, space_index, code.upper()))
         spaces.append(
             Space(
                 index=space_index,
@@ -140,7 +142,7 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
     army_adj: list[set[int]] = [set() for _ in locations]
     fleet_adj: list[set[int]] = [set() for _ in locations]
     adjacency = c.field(data, "adjacency", dict, "top level")
-    for kind_name, table in (("army", army_adj), ("fleet", fleet_adj)):
+    for kind_name, adj_table in (("army", army_adj), ("fleet", fleet_adj)):
         pairs = c.field(adjacency, kind_name, list, "adjacency")
         for j, pair in enumerate(pairs):
             where = f"adjacency.{kind_name}[{j}]"
@@ -167,8 +169,8 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
             a, b = ends
             if locations[a].space == locations[b].space:
                 raise c.fail(where, "a location cannot be adjacent to its own space")
-            table[a].add(b)
-            table[b].add(a)
+            adj_table[a].add(b)
+            adj_table[b].add(a)
 
     powers: list[Power] = []
     power_by_id: dict[str, Power] = {}
@@ -182,7 +184,7 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
         if pid in power_by_id:
             raise c.fail(where, "duplicate power id")
 
-        def space_list(key: str, where: str = where) -> tuple[int, ...]:
+        def space_list(key: str, where: str = where, raw: dict[str, Any] = raw) -> tuple[int, ...]:
             out = []
             for name in c.field(raw, key, list, where):
                 idx = space_by_id.get(str(name).upper())
@@ -222,13 +224,13 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
             parts = str(text).split()
             if len(parts) != 2 or parts[0].upper() not in ("A", "F"):
                 raise c.fail(where, "a unit is written 'A LOC' or 'F LOC'")
-            lid = location_by_id.get(parts[1].upper())
-            if lid is None:
+            unit_loc = location_by_id.get(parts[1].upper())
+            if unit_loc is None:
                 raise c.fail(where, f"unknown location '{parts[1]}'")
-            kind = UnitKind(parts[0].upper())
-            if not _can_stand(kind, locations[lid], spaces[locations[lid].space]):
-                raise c.fail(where, f"an {kind.noun} cannot stand at {parts[1]}")
-            units.append((pid.upper(), kind, lid))
+            unit_kind = UnitKind(parts[0].upper())
+            if not _can_stand(unit_kind, locations[unit_loc], spaces[locations[unit_loc].space]):
+                raise c.fail(where, f"{unit_kind.with_article} cannot stand at {parts[1]}")
+            units.append((pid.upper(), unit_kind, unit_loc))
     centres: list[tuple[int, str]] = []
     for pid, centre_list in c.field(start_raw, "centres", dict, "start").items():
         for name in centre_list:
@@ -269,5 +271,3 @@ def can_stand(board: Board, kind: UnitKind, loc: int) -> bool:
     """True when a unit of ``kind`` may stand at location ``loc``."""
     location = board.locations[loc]
     return _can_stand(kind, location, board.spaces[location.space])
-
-

@@ -10,23 +10,28 @@ exist for the edges (parsing and printing).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 
-class SpaceKind(str, Enum):
+class SpaceKind(StrEnum):
     LAND = "land"
     COAST = "coast"
     SEA = "sea"
     IMPASSABLE = "impassable"
 
 
-class UnitKind(str, Enum):
+class UnitKind(StrEnum):
     ARMY = "A"
     FLEET = "F"
 
     @property
     def noun(self) -> str:
         return "army" if self is UnitKind.ARMY else "fleet"
+
+    @property
+    def with_article(self) -> str:
+        """``an army`` or ``a fleet``, for messages."""
+        return "an army" if self is UnitKind.ARMY else "a fleet"
 
 
 @dataclass(frozen=True, slots=True)

@@ -74,7 +74,7 @@ def adjudicate_adjustments(
             elif unit is None or unit.power != power or space not in position.units:
                 refuse(f"{power} has no unit in {board.spaces[space].name}")
             elif order.unit is not None and order.unit is not unit.kind:
-                refuse(f"the unit in {board.spaces[space].name} is not {'an army' if order.unit is UnitKind.ARMY else 'a fleet'}")
+                refuse(f"the unit in {board.spaces[space].name} is not {order.unit.with_article}")
             else:
                 del units[space]
                 used[power] += 1

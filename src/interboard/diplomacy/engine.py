@@ -56,8 +56,13 @@ def step(
             for unit, attacker in res.dislodged
         )
         if dislodged:
-            nxt = Position(Phase(phase.year, phase.season, PhaseKind.RETREATS), res.units, position.centres,
-                           dislodged, position.eliminated)
+            nxt = Position(
+                Phase(phase.year, phase.season, PhaseKind.RETREATS),
+                res.units,
+                position.centres,
+                dislodged,
+                position.eliminated,
+            )
             return PhaseOutcome(phase, res.results, nxt)
         return _after_season(board, phase, res.results, res.units, position)
     if phase.kind is PhaseKind.RETREATS:
@@ -66,8 +71,13 @@ def step(
         units.update(moved)
         return _after_season(board, phase, tuple(results), units, position)
     results_a, units_a = adjudicate_adjustments(board, position, orders, rulebook)
-    nxt = Position(Phase(phase.year + 1, Season.SPRING, PhaseKind.MOVEMENT), units_a, position.centres, (),
-                   position.eliminated)
+    nxt = Position(
+        Phase(phase.year + 1, Season.SPRING, PhaseKind.MOVEMENT),
+        units_a,
+        position.centres,
+        (),
+        position.eliminated,
+    )
     return PhaseOutcome(phase, tuple(results_a), nxt)
 
 
@@ -76,7 +86,9 @@ def _after_season(
 ) -> PhaseOutcome:
     """End of a season once retreats are done: Fall updates centres, then adjustments if due."""
     if phase.season is Season.SPRING:
-        nxt = Position(Phase(phase.year, Season.FALL, PhaseKind.MOVEMENT), units, before.centres, (), before.eliminated)
+        nxt = Position(
+            Phase(phase.year, Season.FALL, PhaseKind.MOVEMENT), units, before.centres, (), before.eliminated
+        )
         return PhaseOutcome(phase, results, nxt)
     centres = dict(before.centres)
     for space, unit in units.items():

@@ -107,19 +107,21 @@ class _Movement:
                 self.extra.append(self._refused(power, order, f"there is no unit in {place}"))
             elif self.power[i] != power:
                 place = self.board.spaces[loc_space[order.loc]].name
-                self.extra.append(self._refused(power, order, f"the unit in {place} belongs to {self.power[i]}"))
+                self.extra.append(
+                    self._refused(power, order, f"the unit in {place} belongs to {self.power[i]}")
+                )
             elif self.order[i] is not None:
                 self.extra.append(self._refused(power, order, "the unit already has an order"))
             else:
                 self.order[i] = order
         for i in range(self.n):
-            order = self.order[i]
-            if order is None or isinstance(order, Hold):
-                if order is not None and order.unit not in (None, self.unit_list[i].kind):
+            given = self.order[i]
+            if given is None or isinstance(given, Hold):
+                if given is not None and given.unit not in (None, self.unit_list[i].kind):
                     self._mark_illegal(i, self._wrong_kind(i))
                 continue
             try:
-                self._check(i, order)
+                self._check(i, given)
             except _Illegal as exc:
                 self._mark_illegal(i, exc.message)
         self._match()
@@ -139,7 +141,7 @@ class _Movement:
 
     def _wrong_kind(self, i: int) -> str:
         u = self.unit_list[i]
-        return f"the unit in {self.board.spaces[self.sp[i]].name} is {'an army' if u.kind is UnitKind.ARMY else 'a fleet'}"
+        return f"the unit in {self.board.spaces[self.sp[i]].name} is {u.kind.with_article}"
 
     def _name(self, space: int) -> str:
         return self.board.spaces[space].name
@@ -218,7 +220,8 @@ class _Movement:
     def _seas_with_fleets(self, exclude: int) -> list[int]:
         sea = self.t.sea
         return [
-            self.sp[f] for f, u in enumerate(self.unit_list)
+            self.sp[f]
+            for f, u in enumerate(self.unit_list)
             if u.kind is UnitKind.FLEET and f != exclude and sea[self.sp[f]]
         ]
 
@@ -252,7 +255,9 @@ class _Movement:
         for i in range(n):
             if kind[i] != MOVE or self.unit_list[i].kind is not UnitKind.ARMY:
                 continue
-            fleets = [c for c in offered.get((sp[i], dst[i]), ()) if self.unit_list[tgt[c]] is self.unit_list[i]]
+            fleets = [
+                c for c in offered.get((sp[i], dst[i]), ()) if self.unit_list[tgt[c]] is self.unit_list[i]
+            ]
             if not self.convoyed[i]:
                 order = self.order[i]
                 assert isinstance(order, Move)
@@ -269,7 +274,13 @@ class _Movement:
         for c in range(n):
             if kind[c] == CONVOY:
                 a = tgt[c]
-                if a < 0 or kind[a] != MOVE or not self.convoyed[a] or dst[a] != dst[c] or c not in self.fleets[a]:
+                if (
+                    a < 0
+                    or kind[a] != MOVE
+                    or not self.convoyed[a]
+                    or dst[a] != dst[c]
+                    or c not in self.fleets[a]
+                ):
                     self.void[c] = True
         for i in range(n):
             k = kind[i]
@@ -557,7 +568,9 @@ class _Movement:
             if attacker is not None:
                 return OrderResult(power, order, False, Reason.DISLODGED, (), dislodged_by)
             if i in self.paradox:
-                return OrderResult(power, order, False, Reason.NO_CONVOY, (), None, "convoy paradox (Szykman rule)")
+                return OrderResult(
+                    power, order, False, Reason.NO_CONVOY, (), None, "convoy paradox (Szykman rule)"
+                )
             return OrderResult(power, order, True)
         # supports
         if self.void[i]:
@@ -567,7 +580,9 @@ class _Movement:
         cutters = tuple(
             self.sp[m]
             for m in self.attackers.get(self.sp[i], ())
-            if self.power[m] != self.power[i] and self._path(m) and (self.sp[m] != self.dst[i] or self.value[m])
+            if self.power[m] != self.power[i]
+            and self._path(m)
+            and (self.sp[m] != self.dst[i] or self.value[m])
         )
         return OrderResult(power, order, False, Reason.CUT, cutters, dislodged_by)
 

@@ -45,10 +45,18 @@ _DISBAND = {"d", "disband", "disbands"}
 _REMOVE = {"remove", "removes"}
 _BUILD = {"b", "build", "builds"}
 _COASTS = {
-    "nc": "NC", "north": "NC", "n": "NC",
-    "sc": "SC", "south": "SC", "s": "SC",
-    "ec": "EC", "east": "EC", "e": "EC",
-    "wc": "WC", "west": "WC", "w": "WC",
+    "nc": "NC",
+    "north": "NC",
+    "n": "NC",
+    "sc": "SC",
+    "south": "SC",
+    "s": "SC",
+    "ec": "EC",
+    "east": "EC",
+    "e": "EC",
+    "wc": "WC",
+    "west": "WC",
+    "w": "WC",
 }
 _POWER_PREFIX = re.compile(r"^\s*([A-Za-z][A-Za-z .'-]*?)\s*:\s*(.*)$", re.S)
 
@@ -176,7 +184,9 @@ class _Parser:
             self.i += 1
             tok = self.peek()
             if tok not in _COASTS:
-                raise UnknownPlaceError(self.text, f"unknown coast '{tok or ''}' after '{self.board.spaces[space].name}'")
+                raise UnknownPlaceError(
+                    self.text, f"unknown coast '{tok or ''}' after '{self.board.spaces[space].name}'"
+                )
             self.i += 1
             coast = _COASTS[tok]
             self.take({"coast"})
@@ -218,7 +228,9 @@ class _Parser:
             self.take({"build"})
             self.end()
             return Waive()
-        if first in ("build", "builds") or (first == "b" and len(self.tokens) > 1 and self.tokens[1] in _UNIT_WORDS):
+        if first in ("build", "builds") or (
+            first == "b" and len(self.tokens) > 1 and self.tokens[1] in _UNIT_WORDS
+        ):
             self.i += 1
             if self.peek() == "waive":
                 self.i += 1
@@ -293,7 +305,9 @@ class _Parser:
             if kind is None:
                 raise self.syntax("a build names the unit: 'A Berlin Build'")
             return Build(loc, kind)
-        raise self.syntax(f"expected hold, move ('-'), support, convoy, retreat, disband or build, not '{tok}'")
+        raise self.syntax(
+            f"expected hold, move ('-'), support, convoy, retreat, disband or build, not '{tok}'"
+        )
 
 
 def parse_unit(board: Board, text: str) -> tuple[UnitKind, int]:

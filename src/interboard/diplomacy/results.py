@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from .orders import Order
 
 
-class Reason(str, Enum):
+class Reason(StrEnum):
     """Why an order did not succeed."""
 
     ILLEGAL = "illegal"

@@ -43,17 +43,27 @@ def adjudicate_retreats(
     results: list[OrderResult] = []
     for power, order in orders:
         if not isinstance(order, Retreat | Disband):
-            results.append(OrderResult(power, order, False, Reason.ILLEGAL, message="not an order for a retreat phase"))
+            results.append(
+                OrderResult(power, order, False, Reason.ILLEGAL, message="not an order for a retreat phase")
+            )
             continue
         space = t.loc_space[order.loc]
         d = by_space.get(space)
         if d is None:
             place = board.spaces[space].name
-            results.append(OrderResult(power, order, False, Reason.ILLEGAL, message=f"no dislodged unit in {place}"))
+            results.append(
+                OrderResult(power, order, False, Reason.ILLEGAL, message=f"no dislodged unit in {place}")
+            )
         elif d.unit.power != power:
-            results.append(OrderResult(power, order, False, Reason.ILLEGAL, message=f"the unit belongs to {d.unit.power}"))
+            results.append(
+                OrderResult(
+                    power, order, False, Reason.ILLEGAL, message=f"the unit belongs to {d.unit.power}"
+                )
+            )
         elif space in chosen:
-            results.append(OrderResult(power, order, False, Reason.ILLEGAL, message="the unit already has an order"))
+            results.append(
+                OrderResult(power, order, False, Reason.ILLEGAL, message="the unit already has an order")
+            )
         else:
             chosen[space] = (power, order)
     targets: dict[int, list[int]] = {}
@@ -73,14 +83,24 @@ def adjudicate_retreats(
     for space, d in by_space.items():
         entry = chosen.get(space)
         if entry is None:
-            results.append(OrderResult(d.unit.power, Disband(d.unit.loc, d.unit.kind), True, Reason.NOT_ORDERED))
+            results.append(
+                OrderResult(d.unit.power, Disband(d.unit.loc, d.unit.kind), True, Reason.NOT_ORDERED)
+            )
             continue
         power, order = entry
         if isinstance(order, Disband):
             results.append(OrderResult(power, order, True))
         elif space not in dest_loc:
-            results.append(OrderResult(power, order, False, Reason.ILLEGAL,
-                                       message=f"{board.locations[order.dest].id} is not open to this unit"))
+            assert isinstance(order, Retreat)
+            results.append(
+                OrderResult(
+                    power,
+                    order,
+                    False,
+                    Reason.ILLEGAL,
+                    message=f"{board.locations[order.dest].id} is not open to this unit",
+                )
+            )
         else:
             rivals = targets[t.loc_space[dest_loc[space]]]
             if len(rivals) > 1:

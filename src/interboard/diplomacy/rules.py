@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 
-class Edition(str, Enum):
+class Edition(StrEnum):
     """Which rulebook edition settles the questions the editions answer differently."""
 
     E2023 = "2023"

@@ -4,25 +4,29 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 from ..board import Board, UnitKind
 
 
-class Season(str, Enum):
+class Season(StrEnum):
     SPRING = "S"
     FALL = "F"
     WINTER = "W"
 
 
-class PhaseKind(str, Enum):
+class PhaseKind(StrEnum):
     MOVEMENT = "M"
     RETREATS = "R"
     ADJUSTMENTS = "A"
 
 
 _SEASON_NAMES = {Season.SPRING: "Spring", Season.FALL: "Fall", Season.WINTER: "Winter"}
-_KIND_NAMES = {PhaseKind.MOVEMENT: "Movement", PhaseKind.RETREATS: "Retreat", PhaseKind.ADJUSTMENTS: "Adjustment"}
+_KIND_NAMES = {
+    PhaseKind.MOVEMENT: "Movement",
+    PhaseKind.RETREATS: "Retreat",
+    PhaseKind.ADJUSTMENTS: "Adjustment",
+}
 _SHORT = re.compile(r"^([SFW])(\d{3,4})([MRA])$")
 
 
@@ -54,11 +58,21 @@ class Phase:
             return cls(int(m.group(2)), Season(m.group(1)), PhaseKind(m.group(3)))
         words = re.split(r"[\s,]+", t.lower())
         if len(words) == 3 and words[1].isdigit():
-            season = {"spring": Season.SPRING, "fall": Season.FALL, "autumn": Season.FALL, "winter": Season.WINTER}
-            kinds = {"movement": PhaseKind.MOVEMENT, "retreat": PhaseKind.RETREATS,
-                     "retreats": PhaseKind.RETREATS, "adjustment": PhaseKind.ADJUSTMENTS,
-                     "adjustments": PhaseKind.ADJUSTMENTS, "build": PhaseKind.ADJUSTMENTS,
-                     "builds": PhaseKind.ADJUSTMENTS}
+            season = {
+                "spring": Season.SPRING,
+                "fall": Season.FALL,
+                "autumn": Season.FALL,
+                "winter": Season.WINTER,
+            }
+            kinds = {
+                "movement": PhaseKind.MOVEMENT,
+                "retreat": PhaseKind.RETREATS,
+                "retreats": PhaseKind.RETREATS,
+                "adjustment": PhaseKind.ADJUSTMENTS,
+                "adjustments": PhaseKind.ADJUSTMENTS,
+                "build": PhaseKind.ADJUSTMENTS,
+                "builds": PhaseKind.ADJUSTMENTS,
+            }
             if words[0] in season and words[2] in kinds:
                 kind = kinds[words[2]]
                 s = Season.WINTER if kind is PhaseKind.ADJUSTMENTS else season[words[0]]
@@ -108,9 +122,7 @@ class Position:
 
 def starting_position(board: Board) -> Position:
     """The map's start: Spring of its first year, its units and centre owners."""
-    units = {
-        board.locations[loc].space: Unit(power, kind, loc) for power, kind, loc in board.start.units
-    }
+    units = {board.locations[loc].space: Unit(power, kind, loc) for power, kind, loc in board.start.units}
     return Position(
         phase=Phase(board.start.year, Season.SPRING, PhaseKind.MOVEMENT),
         units=units,

@@ -117,7 +117,7 @@ def parse_cases(text: str, source: str = "<cases>") -> list[Case]:
             elif head == "POSTSTATE_SUPPLYCENTER_OWNERS":
                 block.centres[edition] = []
             continue
-        if section is None or block is None and section != "PRESTATE_SUPPLYCENTER_OWNERS":
+        if section is None or (block is None and section != "PRESTATE_SUPPLYCENTER_OWNERS"):
             raise CaseFileError(source, number, f"'{line}' outside a section")
         if section == "PRESTATE":
             case.prestate.append(line)
@@ -125,7 +125,9 @@ def parse_cases(text: str, source: str = "<cases>") -> list[Case]:
             assert case.prestate_centres is not None
             case.prestate_centres.append(line)
         elif section == "PRESTATE_DISLODGED":
-            raise CaseFileError(source, number, "PRESTATE_DISLODGED is not supported: give the movement phase")
+            raise CaseFileError(
+                source, number, "PRESTATE_DISLODGED is not supported: give the movement phase"
+            )
         else:
             assert block is not None
             if section == "ORDERS":
@@ -134,7 +136,9 @@ def parse_cases(text: str, source: str = "<cases>") -> list[Case]:
                 order, sep, verdict = line.rpartition("=>")
                 verdict = verdict.strip().upper()
                 if not sep or verdict not in ("SUCCEEDS", "FAILS"):
-                    raise CaseFileError(source, number, "a result is written 'Power: order => SUCCEEDS' or '=> FAILS'")
+                    raise CaseFileError(
+                        source, number, "a result is written 'Power: order => SUCCEEDS' or '=> FAILS'"
+                    )
                 block.results[edition][order.strip()] = verdict
             elif section == "POSTSTATE":
                 block.poststate[edition].append(line)

@@ -1,0 +1,94 @@
+"""Every shipped map loads and is consistent; bad map data gets an error naming file and entry."""
+
+from __future__ import annotations
+
+import copy
+import json
+from importlib import resources
+from typing import Any
+
+import pytest
+
+from interboard.board import (
+    MapDataError,
+    SpaceKind,
+    UnitKind,
+    board_from_data,
+    load_shipped_board,
+    shipped_board_names,
+)
+
+MAPS = shipped_board_names()
+
+
+def _raw(name: str) -> dict[str, Any]:
+    text = resources.files("interboard.data.maps").joinpath(f"{name}.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+@pytest.mark.parametrize("name", MAPS)
+def test_map_is_consistent(name: str) -> None:
+    board = load_shipped_board(name)
+    for table in (board.army_adj, board.fleet_adj):
+        for a, adj in enumerate(table):
+            for b in adj:
+                assert a in table[b], f"{board.locations[a].id}-{board.locations[b].id} is one-way"
+    for space in board.spaces:
+        for coast in space.coasts:
+            assert board.locations[coast].space == space.index
+            assert board.locations[coast].id.startswith(space.id + "/")
+        if space.kind is SpaceKind.SEA:
+            assert not board.army_adj[board.location_by_id[space.id]]
+        if space.kind is SpaceKind.LAND:
+            assert not board.fleet_adj[board.location_by_id[space.id]]
+    for power in board.powers:
+        for home in power.home_centres:
+            assert board.spaces[home].centre, f"{power.id} home {board.spaces[home].id} is not a centre"
+            assert home in power.homeland
+    assert board.victory_centres * 2 > len(board.centres)
+
+
+def test_standard_map_facts() -> None:
+    board = load_shipped_board("standard")
+    passable = [s for s in board.spaces if s.kind is not SpaceKind.IMPASSABLE]
+    assert len(passable) == 75
+    assert len(board.centres) == 34
+    assert sorted(s.id for s in board.spaces if s.coasts) == ["BUL", "SPA", "STP"]
+    assert len(board.start.units) == 22
+    assert board.victory_centres == 18
+    assert board.adjacent(UnitKind.FLEET, board.location_by_id["MAO"], board.location_by_id["SPA/NC"])
+    assert not board.adjacent(UnitKind.FLEET, board.location_by_id["LYO"], board.location_by_id["SPA/NC"])
+    assert board.adjacent(UnitKind.ARMY, board.location_by_id["ROM"], board.location_by_id["VEN"])
+    assert not board.adjacent(UnitKind.FLEET, board.location_by_id["ROM"], board.location_by_id["VEN"])
+    assert sorted(board.spaces[s].id for s in board.power_by_id["RUSSIA"].homeland) == [
+        "FIN",
+        "LVN",
+        "MOS",
+        "SEV",
+        "STP",
+        "UKR",
+        "WAR",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda d: d.pop("spaces"), "standard.json: top level: missing field 'spaces'"),
+        (lambda d: d["spaces"][3].update(kind="swamp"), "spaces[3] (ANK): kind must be one of"),
+        (lambda d: d["adjacency"]["army"].append(["PAR", "XYZ"]), "unknown location 'XYZ'"),
+        (lambda d: d["adjacency"]["fleet"].append(["MAO", "SPA"]), "'SPA' has split coasts: name the coast"),
+        (lambda d: d["adjacency"]["army"].append(["PAR", "NTH"]), "army adjacency cannot touch the sea"),
+        (lambda d: d["powers"][0]["home_centres"].append("GAL"), "home centre 'GAL' is not a supply centre"),
+        (lambda d: d["start"]["units"]["FRANCE"].append("F PAR"), "a fleet cannot stand at PAR"),
+        (lambda d: d.update(format="other/9"), "format: expected 'interboard-map/1'"),
+    ],
+)
+def test_bad_map_data_names_file_and_entry(mutate: Any, message: str) -> None:
+    data = copy.deepcopy(_raw("standard"))
+    mutate(data)
+    with pytest.raises(MapDataError) as info:
+        board_from_data(data, source="standard.json")
+    assert message in str(info.value)
+    assert str(info.value).startswith("standard.json: ")

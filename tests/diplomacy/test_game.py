@@ -1,0 +1,139 @@
+"""Whole-game behaviour through the public interface: phases, centres, retreats, adjustments, victory."""
+
+from __future__ import annotations
+
+import pytest
+
+from interboard.board import load_shipped_board
+from interboard.diplomacy import IllegalOrderError, Phase, Position, Rulebook, Unit, parse_order, parse_unit
+from interboard.diplomacy.game import Game
+from interboard.diplomacy.validate import check_order
+
+B = load_shipped_board("standard")
+
+
+def test_phase_sequence_and_centre_capture() -> None:
+    game = Game.new()
+    game.process_text(["France: A Par - Bur", "England: F Lon - Nth"])
+    assert game.position.phase.name == "F1901M"
+    game.process_text(["France: A Bur - Bel", "England: F Nth - Hol"])
+    # Fall: centres change hands, and the builds are due in Winter.
+    assert game.position.phase.name == "W1901A"
+    assert game.position.centres[B.space("BEL").index] == "FRANCE"
+    assert game.position.centres[B.space("HOL").index] == "ENGLAND"
+    game.process_text(["France: Build A Paris", "England: Build F London"])
+    assert game.position.phase.name == "S1902M"
+    assert len(game.position.units_of("FRANCE")) == 4
+    assert len(game.position.units_of("ENGLAND")) == 4
+
+
+def test_adjustment_phase_skipped_when_nothing_changes() -> None:
+    game = Game.new()
+    game.process([])
+    game.process([])
+    assert game.position.phase == Phase.parse("S1902M")
+
+
+def test_retreat_then_disband_by_default() -> None:
+    start = Game.new().position
+    units = ["GERMANY: A Boh", "GERMANY: A Tyr", "AUSTRIA: A Vie", "AUSTRIA: A Bud", "AUSTRIA: F Tri"]
+    game = Game(Game.new().variant, Rulebook(), _position(units, {}, "F1901M"))
+    game.position = Position(game.position.phase, game.position.units, dict(start.centres))
+    game.process_text(["Germany: A Boh - Vie", "Germany: A Tyr S A Boh - Vie", "Austria: A Vie H"])
+    assert game.position.phase.name == "F1901R"
+    [d] = game.position.dislodged
+    assert (d.unit.power, B.locations[d.unit.loc].id) == ("AUSTRIA", "VIE")
+    # Not Bohemia (the attacker came from there), not Budapest or Trieste (occupied), not Tyrolia.
+    assert sorted(B.locations[x].id for x in d.retreats) == ["GAL"]
+    outcome = game.process([])  # no retreat order: the unit is disbanded
+    assert len(game.position.units_of("AUSTRIA")) == 2
+    [default] = [r for r in outcome.results if r.power == "AUSTRIA"]
+    assert default.reason is not None and default.reason.value == "not ordered"
+    # Vienna changed hands in the Fall; Germany (2 units, 4 centres) builds.
+    assert game.position.phase.name == "W1901A"
+    assert game.position.centres[B.space("VIE").index] == "GERMANY"
+
+
+def _position(units: list[str], centres: dict[str, list[str]], phase: str = "F1905M") -> Position:
+    out = {}
+    for text in units:
+        power, _, unit = text.partition(":")
+        kind, loc = parse_unit(B, unit.strip())
+        out[B.locations[loc].space] = Unit(power.strip(), kind, loc)
+    owners = {B.space(c).index: p for p, cs in centres.items() for c in cs}
+    return Position(Phase.parse(phase), out, owners)
+
+
+def test_victory_at_eighteen_centres() -> None:
+    france = [
+        "BRE",
+        "MAR",
+        "PAR",
+        "SPA",
+        "POR",
+        "BEL",
+        "HOL",
+        "LON",
+        "LVP",
+        "EDI",
+        "NWY",
+        "SWE",
+        "DEN",
+        "KIE",
+        "BER",
+        "MUN",
+        "ROM",
+    ]
+    pos = _position(["FRANCE: A Ruh", "FRANCE: A Bur"], {"FRANCE": france, "ITALY": ["VEN", "NAP"]})
+    game = Game(Game.new().variant, Rulebook(), pos)
+    game.process_text(["France: A Ruh - Hol", "France: A Bur - Mun"])
+    assert not game.over  # moving among own centres gains nothing
+    pos = _position(["FRANCE: A Tyr"], {"FRANCE": france, "ITALY": ["VEN", "NAP"]})
+    game = Game(Game.new().variant, Rulebook(), pos)
+    outcome = game.process_text(["France: A Tyr - Ven"])
+    assert outcome.winners == ("FRANCE",)
+    assert game.over
+    with pytest.raises(IllegalOrderError, match="the game is over"):
+        game.process([])
+
+
+def test_elimination() -> None:
+    pos = _position(["FRANCE: A Ruh", "GERMANY: A Mun"], {"FRANCE": ["PAR"], "GERMANY": []})
+    game = Game(Game.new().variant, Rulebook(), pos)
+    game.process_text(
+        ["France: A Ruh - Mun"],
+    )  # bounce with the holding army: nothing happens
+    assert "GERMANY" not in game.position.eliminated
+    pos = _position(
+        ["FRANCE: A Ruh", "FRANCE: A Bur", "GERMANY: A Mun"], {"FRANCE": ["PAR"], "GERMANY": ["MUN"]}
+    )
+    game = Game(Game.new().variant, Rulebook(), pos)
+    game.process_text(["France: A Ruh - Mun", "France: A Bur S A Ruh - Mun"])
+    game.process([])  # the German army has nowhere it must go: disbanded
+    assert "GERMANY" in game.position.eliminated
+
+
+@pytest.mark.parametrize(
+    ("order", "power", "message"),
+    [
+        ("A Par - Mun", "FRANCE", "Munich cannot be reached from Paris"),
+        ("A Par - Bur", "GERMANY", "the unit in Paris belongs to FRANCE"),
+        ("A Pic - Bel", "FRANCE", "there is no unit in Picardy"),
+        ("F Bre - Par", "FRANCE", "a fleet cannot move inland (Paris)"),
+        ("A Par - Eng", "FRANCE", "an army cannot move to the sea"),
+        ("F Bre - Bre", "FRANCE", "cannot move to the province it is in"),
+        ("F Bre - Lyo", "FRANCE", "a fleet cannot move to LYO from here"),
+        ("F Mar - Lyo", "FRANCE", "the unit in Marseilles is an army"),
+    ],
+)
+def test_check_order_refuses_with_reason(order: str, power: str, message: str) -> None:
+    start = Game.new().position
+    with pytest.raises(IllegalOrderError) as info:
+        check_order(B, start, power, parse_order(B, order))
+    assert message in str(info.value)
+
+
+def test_check_order_accepts_legal() -> None:
+    start = Game.new().position
+    check_order(B, start, "FRANCE", parse_order(B, "A Par - Bur"))
+    check_order(B, start, "RUSSIA", parse_order(B, "F StP/sc - Bot"))
