@@ -19,6 +19,7 @@ from interboard.diplomacy import (
     Rulebook,
     Unit,
     format_order,
+    parse_place,
     parse_power_order,
     parse_unit,
     resolve_power,
@@ -52,6 +53,10 @@ def _unit(line: str) -> tuple[str, Unit]:
     return power, Unit(power, kind, loc)
 
 
+def _space(place: str) -> int:
+    return BOARD.locations[parse_place(BOARD, place.strip())].space
+
+
 def _unit_key(u: Unit) -> str:
     return f"{u.power} {u.kind.value} {BOARD.locations[u.loc].id}"
 
@@ -68,7 +73,7 @@ def _initial(case: Case) -> Position:
         centres = {}
         for line in case.prestate_centres:
             power_name, _, place = line.partition(":")
-            centres[BOARD.space(place.strip()).index] = resolve_power(BOARD, power_name)
+            centres[_space(place)] = resolve_power(BOARD, power_name)
     return Position(phase, units, centres)
 
 
@@ -95,13 +100,12 @@ def test_case(case: Case, edition: str) -> None:
             assert isinstance(expected_results, dict)
             assert set(expected_results) == set(block.orders), "RESULTS must list every order"
             got = {}
+            unclaimed = list(outcome.results)  # the same order given twice has two results
             for line, power, order in parsed:
-                match = [r for r in outcome.results if r.power == power and r.order == order]
+                match = [r for r in unclaimed if r.power == power and r.order == order]
                 assert match, f"no result for {line!r}"
-                r = match[0]
-                got[line] = "SUCCEEDS" if r.succeeded and r.reason is None else "FAILS"
-                if r.succeeded and r.reason is None:
-                    pass
+                unclaimed.remove(match[0])
+                got[line] = "SUCCEEDS" if match[0].succeeded and match[0].reason is None else "FAILS"
             for line in unparsable:
                 got[line] = "FAILS"
             wrong = {k: (v, got[k]) for k, v in expected_results.items() if got[k] != v}
@@ -125,7 +129,7 @@ def test_case(case: Case, edition: str) -> None:
         if expected_centres is not None:
             assert isinstance(expected_centres, list)
             want_c = sorted(
-                f"{resolve_power(BOARD, x.partition(':')[0])} {BOARD.space(x.partition(':')[2].strip()).id}"
+                f"{resolve_power(BOARD, x.partition(':')[0])} {BOARD.spaces[_space(x.partition(':')[2])].id}"
                 for x in expected_centres
             )
             have_c = sorted(f"{p} {BOARD.spaces[s].id}" for s, p in outcome.position.centres.items())

@@ -213,6 +213,9 @@ class _Movement:
             dest = t.loc_space[order.dest]
             if origin == dest or dest not in t.convoy_reach[origin]:
                 raise _Illegal(f"no army can be convoyed from {self._name(origin)} to {self._name(dest)}")
+            if not self._on_minimal_route(here, origin, dest):
+                # DATC 6.G.7 and 6.G.19: a fleet that no convoy route needs is not convoying.
+                raise _Illegal(f"this fleet is on no convoy route from {self._name(origin)} to {self._name(dest)}")
             self.kind[i] = CONVOY
             self.dst[i] = dest
             self.tgt[i] = self.at[origin]
@@ -317,6 +320,32 @@ class _Movement:
     def _route_exists(self, origin: int, dest: int, fleets: list[int]) -> bool:
         """Whether the fleets (all of them, dislodged or not) chain from origin to dest."""
         return self._chain(origin, dest, [self.sp[f] for f in fleets])
+
+    def _on_minimal_route(self, fleet_space: int, origin: int, dest: int) -> bool:
+        """Whether the fleet is necessary for some convoy route of the fleets at sea (DATC 6.G.19).
+
+        A route is a chain of fleets with no shortcut: each fleet touches only its neighbours in
+        the chain, only the first touches the origin and only the last the destination.
+        """
+        adj = self.t.fleet_space_adj
+        seas = set(self._seas_with_fleets(-1))
+
+        def extend(path: list[int]) -> bool:
+            last = path[-1]
+            if dest in adj[last]:
+                return fleet_space in path
+            for nxt in adj[last]:
+                if nxt not in seas or nxt in path or origin in adj[nxt]:
+                    continue
+                if any(nxt in adj[p] for p in path[:-1]):
+                    continue
+                path.append(nxt)
+                if extend(path):
+                    return True
+                path.pop()
+            return False
+
+        return any(extend([first]) for first in adj[origin] if first in seas)
 
     def _chain(self, origin: int, dest: int, seas: list[int]) -> bool:
         if not seas:
