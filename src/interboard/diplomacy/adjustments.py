@@ -48,7 +48,7 @@ def adjudicate_adjustments(
         def refuse(message: str, power: str = power, order: Order = order) -> None:
             results.append(OrderResult(power, order, False, Reason.ILLEGAL, message=message))
 
-        if isinstance(order, Build | Waive):
+        if isinstance(order, (Build, Waive)):
             if due <= 0:
                 refuse(f"{power} has no builds to make")
             elif used[power] >= due:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..board import Board, UnitKind
 from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
@@ -23,6 +24,7 @@ from .state import Unit
 from .tables import Tables, tables
 
 HOLD, MOVE, SUP_HOLD, SUP_MOVE, CONVOY = range(5)
+_MOVEMENT_ORDERS = frozenset((Hold, Move, SupportHold, SupportMove, Convoy))
 UNRESOLVED, GUESSING, RESOLVED = range(3)
 
 
@@ -39,6 +41,12 @@ class MovementResolution:
     """Spaces of dislodged units whose attacker came by convoy (they may retreat where it came from)."""
     contested: frozenset[int]
     """Empty spaces where a standoff happened: no retreat may go there."""
+
+
+@lru_cache(maxsize=4096)
+def _default_hold(loc: int, kind: UnitKind) -> Hold:
+    """The hold order reported for a unit without orders (cached: every phase has many)."""
+    return Hold(loc, kind)
 
 
 class _Illegal(Exception):
@@ -92,13 +100,14 @@ class _Movement:
         self.guess_based = False
         self.recursion_hits = 0
         self.paradox: set[int] = set()
+        self._fleet_seas: list[int] | None = None
 
     # ------------------------------------------------------------------ set-up
     def run(self, orders: Iterable[tuple[str, Order]]) -> MovementResolution:
         at = self.at
         loc_space = self.t.loc_space
         for power, order in orders:
-            if not isinstance(order, Hold | Move | SupportHold | SupportMove | Convoy):
+            if type(order) not in _MOVEMENT_ORDERS:
                 self.extra.append(self._refused(power, order, "not an order for a movement phase"))
                 continue
             i = at[loc_space[order.loc]]
@@ -116,7 +125,7 @@ class _Movement:
                 self.order[i] = order
         for i in range(self.n):
             given = self.order[i]
-            if given is None or isinstance(given, Hold):
+            if given is None or type(given) is Hold:
                 if given is not None and given.unit not in (None, self.unit_list[i].kind):
                     self._mark_illegal(i, self._wrong_kind(i))
                 continue
@@ -154,7 +163,7 @@ class _Movement:
             raise _Illegal(self._wrong_kind(i))
         here = self.sp[i]
         reach = t.army_spaces[unit.loc] if unit.kind is UnitKind.ARMY else t.fleet_spaces[unit.loc]
-        if isinstance(order, Move):
+        if type(order) is Move:
             dest_space = t.loc_space[order.dest]
             if dest_space == here:
                 raise _Illegal("a unit cannot move to the province it is in")
@@ -221,12 +230,13 @@ class _Movement:
             self.tgt[i] = self.at[origin]
 
     def _seas_with_fleets(self, exclude: int) -> list[int]:
-        sea = self.t.sea
-        return [
-            self.sp[f]
-            for f, u in enumerate(self.unit_list)
-            if u.kind is UnitKind.FLEET and f != exclude and sea[self.sp[f]]
-        ]
+        """Spaces of the fleets at sea (but the one excluded): where convoys could be."""
+        if self._fleet_seas is None:
+            sea = self.t.sea
+            self._fleet_seas = [
+                f for f, u in enumerate(self.unit_list) if u.kind is UnitKind.FLEET and sea[self.sp[f]]
+            ]
+        return [self.sp[f] for f in self._fleet_seas if f != exclude]
 
     def _fleet_destination(self, loc: int, dest: int) -> int:
         t = self.t
@@ -554,7 +564,7 @@ class _Movement:
                 new_units[sp[i]] = unit
             order = self.order[i]
             if order is None:
-                order = Hold(unit.loc, unit.kind)
+                order = _default_hold(unit.loc, unit.kind)
                 if attacker is None:
                     results.append(OrderResult(unit.power, order, True, Reason.NOT_ORDERED))
                 else:

@@ -58,6 +58,7 @@ _COASTS = {
     "west": "WC",
     "w": "WC",
 }
+_CACHE_SIZE = 50_000
 _POWER_PREFIX = re.compile(r"^\s*([A-Za-z][A-Za-z .'-]*?)\s*:\s*(.*)$", re.S)
 
 
@@ -76,6 +77,7 @@ class _Names:
                 self.spaces.setdefault(key, space.index)
         self.hyphenated.sort(key=lambda pair: -len(pair[0]))
         self.max_words = max(len(k.split()) for k in self.spaces)
+        self.parsed: dict[tuple[str, PhaseKind | None], Order] = {}
         self.powers: dict[str, str] = {}
         for power in board.powers:
             for name in (power.id, power.name, power.adjective):
@@ -127,7 +129,16 @@ def parse_power_order(board: Board, text: str, phase: PhaseKind | None = None) -
 def parse_order(board: Board, text: str, phase: PhaseKind | None = None) -> Order:
     """Parse one order. ``phase`` tells a retreat (``A Hol - Bel``) from a move, and a removal
     (``F Lon D``) from a retreat-phase disband; without it a ``-`` order is a move."""
-    return _Parser(board, text).order(phase)
+    # Orders are immutable values and the same texts recur in every game: remember them.
+    cache = _names(board).parsed
+    key = (text, phase)
+    order = cache.get(key)
+    if order is None:
+        order = _Parser(board, text).order(phase)
+        if len(cache) >= _CACHE_SIZE:
+            cache.clear()
+        cache[key] = order
+    return order
 
 
 class _Parser:

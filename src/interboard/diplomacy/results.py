@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from .orders import Order
 
@@ -27,8 +27,9 @@ class Reason(StrEnum):
     """A default: the unit had no order (holds, is disbanded, or the build is waived)."""
 
 
-@dataclass(frozen=True, slots=True)
-class OrderResult:
+class OrderResult(NamedTuple):
+    """The result of one order (a named tuple: immutable and cheap to make on the hot path)."""
+
     power: str
     order: Order
     succeeded: bool

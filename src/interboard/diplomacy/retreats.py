@@ -42,7 +42,7 @@ def adjudicate_retreats(
     chosen: dict[int, tuple[str, Order]] = {}
     results: list[OrderResult] = []
     for power, order in orders:
-        if not isinstance(order, Retreat | Disband):
+        if not isinstance(order, (Retreat, Disband)):
             results.append(
                 OrderResult(power, order, False, Reason.ILLEGAL, message="not an order for a retreat phase")
             )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import NamedTuple
 
 from ..board import Board, UnitKind
 
@@ -80,8 +81,9 @@ class Phase:
         raise ValueError(f"not a phase: {text!r} (expected e.g. 'S1901M' or 'Spring 1901, Movement')")
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(NamedTuple):
+    """A unit on the board (a named tuple: immutable and cheap to make on the hot path)."""
+
     power: str
     kind: UnitKind
     loc: int
