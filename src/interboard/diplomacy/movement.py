@@ -168,6 +168,8 @@ class _Movement:
             if dest_space == here:
                 raise _Illegal("a unit cannot move to the province it is in")
             if unit.kind is UnitKind.FLEET:
+                if order.via_convoy:
+                    raise _Illegal("only armies are convoyed")
                 self.dst_loc[i] = self._fleet_destination(unit.loc, order.dest)
             else:
                 if t.sea[dest_space]:

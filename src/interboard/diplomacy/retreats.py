@@ -118,7 +118,11 @@ def _retreat_destination(board: Board, d: Dislodged, order: Retreat) -> int | No
     if order.dest in d.retreats:
         return order.dest
     space = board.locations[order.dest]
-    if board.locations[order.dest].coast is None:
+    if d.unit.kind is UnitKind.ARMY:
+        # An army stands on the province; a coast named for it says nothing more (as for moves).
+        main = board.location_by_id[board.spaces[space.space].id]
+        return main if main in d.retreats else None
+    if space.coast is None:
         coasts = [loc for loc in d.retreats if board.locations[loc].space == space.space]
         if len(coasts) == 1:
             return coasts[0]
