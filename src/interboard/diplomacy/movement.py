@@ -24,7 +24,7 @@ from .state import Unit
 from .tables import Tables, tables
 
 HOLD, MOVE, SUP_HOLD, SUP_MOVE, CONVOY = range(5)
-_MOVEMENT_ORDERS = frozenset((Hold, Move, SupportHold, SupportMove, Convoy))
+_MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
 UNRESOLVED, GUESSING, RESOLVED = range(3)
 
 
@@ -107,7 +107,7 @@ class _Movement:
         at = self.at
         loc_space = self.t.loc_space
         for power, order in orders:
-            if type(order) not in _MOVEMENT_ORDERS:
+            if not isinstance(order, _MOVEMENT_ORDERS):
                 self.extra.append(self._refused(power, order, "not an order for a movement phase"))
                 continue
             i = at[loc_space[order.loc]]
@@ -226,7 +226,8 @@ class _Movement:
                 raise _Illegal(f"no army can be convoyed from {self._name(origin)} to {self._name(dest)}")
             if not self._on_minimal_route(here, origin, dest):
                 # DATC 6.G.7 and 6.G.19: a fleet that no convoy route needs is not convoying.
-                raise _Illegal(f"this fleet is on no convoy route from {self._name(origin)} to {self._name(dest)}")
+                route = f"{self._name(origin)} to {self._name(dest)}"
+                raise _Illegal(f"this fleet is on no convoy route from {route}")
             self.kind[i] = CONVOY
             self.dst[i] = dest
             self.tgt[i] = self.at[origin]
