@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterable
 
 from ..board import Board, SpaceKind, UnitKind
@@ -15,9 +15,11 @@ from .tables import tables
 
 def adjustment_counts(board: Board, position: Position) -> dict[str, int]:
     """Builds (positive) or removals (negative) due for each power that must adjust."""
+    units = Counter(u.power for u in position.units.values())
+    centres = Counter(position.centres.values())
     counts: dict[str, int] = {}
     for power in board.powers:
-        diff = len(position.centres_of(power.id)) - len(position.units_of(power.id))
+        diff = centres[power.id] - units[power.id]
         if diff > 0:
             diff = min(diff, len(build_sites(board, position, power.id)))
         if diff:

@@ -6,6 +6,7 @@ hold (movement), are disbanded (retreats), or adjust by the civil-disorder rule 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -96,10 +97,8 @@ def _after_season(
             centres[space] = unit.power
     alive = {u.power for u in units.values()} | set(centres.values())
     eliminated = frozenset(p.id for p in board.powers if p.id not in alive)
-    counts: dict[str, int] = {}
-    for p in board.powers:
-        counts[p.id] = sum(1 for owner in centres.values() if owner == p.id)
-    winners = tuple(p for p, n in counts.items() if n >= board.victory_centres)
+    owned = Counter(centres.values())
+    winners = tuple(p.id for p in board.powers if owned[p.id] >= board.victory_centres)
     adjust = Position(Phase(phase.year, Season.WINTER, PhaseKind.ADJUSTMENTS), units, centres, (), eliminated)
     if adjustment_counts(board, adjust):
         return PhaseOutcome(phase, results, adjust, winners)

@@ -101,6 +101,9 @@ class _Movement:
         self.recursion_hits = 0
         self.paradox: set[int] = set()
         self._fleet_seas: list[int] | None = None
+        self._necessary: dict[tuple[int, int], set[int]] = {}
+        self.moves: list[int] = []
+        self.any_via = False
 
     # ------------------------------------------------------------------ set-up
     def run(self, orders: Iterable[tuple[str, Order]]) -> MovementResolution:
@@ -134,9 +137,14 @@ class _Movement:
             except _Illegal as exc:
                 self._mark_illegal(i, exc.message)
         self._match()
+        for i in self.moves:
+            if self.convoyed[i] and not self._route_exists(self.sp[i], self.dst[i], self.fleets[i]):
+                self.no_path[i] = True
+                self.state[i] = RESOLVED  # no ordered chain of fleets: the move fails at once
         resolve = self._resolve
-        for i in range(self.n):
-            if self.kind[i] != HOLD and self.state[i] != RESOLVED:
+        state = self.state
+        for i, k in enumerate(self.kind):
+            if k != HOLD and state[i] != RESOLVED:
                 resolve(i)
         return self._outcome()
 
@@ -172,6 +180,8 @@ class _Movement:
                     raise _Illegal("only armies are convoyed")
                 self.dst_loc[i] = self._fleet_destination(unit.loc, order.dest)
             else:
+                if order.via_convoy:
+                    self.any_via = True
                 if t.sea[dest_space]:
                     raise _Illegal(f"an army cannot move to the sea ({self._name(dest_space)})")
                 self.dst_loc[i] = t.main_loc[dest_space]
@@ -261,19 +271,45 @@ class _Movement:
 
     def _match(self) -> None:
         """Match supports and convoys to what their units do; decide which moves go by convoy."""
-        n = self.n
+        kind, tgt, dst, sp = self.kind, self.tgt, self.dst, self.sp
+        moves, supports, convoys = [], [], []
+        for i, k in enumerate(kind):
+            if k == MOVE:
+                moves.append(i)
+            elif k == CONVOY:
+                convoys.append(i)
+            elif k != HOLD:
+                supports.append(i)
+        self.moves = moves
+        if convoys or self.any_via:
+            self._match_convoys(moves, convoys)
+        for i in supports:
+            s = tgt[i]
+            if kind[i] == SUP_HOLD:
+                ok = s >= 0 and kind[s] != MOVE
+            else:
+                ok = s >= 0 and kind[s] == MOVE and dst[s] == dst[i] and self._same_coast(i, s)
+            if ok:
+                self.supports[s].append(i)
+            else:
+                self.void[i] = True
+                self.state[i] = RESOLVED  # a void support is never given
+        at, convoyed, h2h = self.at, self.convoyed, self.h2h
+        for i in moves:
+            if not convoyed[i]:
+                j = at[dst[i]]
+                if j >= 0 and kind[j] == MOVE and dst[j] == sp[i] and not convoyed[j]:
+                    h2h[i] = j
+
+    def _match_convoys(self, moves: list[int], convoys: list[int]) -> None:
         kind, tgt, dst, sp, power = self.kind, self.tgt, self.dst, self.sp, self.power
         # Convoy orders whose army really moves there (by convoy, decided just below).
         offered: dict[tuple[int, int], list[int]] = {}
-        for c in range(n):
-            if kind[c] == CONVOY and tgt[c] >= 0:
+        for c in convoys:
+            if tgt[c] >= 0:
                 offered.setdefault((sp[tgt[c]], dst[c]), []).append(c)
-        for i in range(n):
-            if kind[i] != MOVE or self.unit_list[i].kind is not UnitKind.ARMY:
-                continue
-            fleets = [
-                c for c in offered.get((sp[i], dst[i]), ()) if self.unit_list[tgt[c]] is self.unit_list[i]
-            ]
+        for i in moves:
+            fleets = [c for c in offered.get((sp[i], dst[i]), ()) if tgt[c] == i]
             if not self.convoyed[i]:
                 order = self.order[i]
                 assert isinstance(order, Move)
@@ -285,43 +321,12 @@ class _Movement:
                     continue
                 self.convoyed[i] = True
             self.fleets[i] = fleets
-            if not self._route_exists(sp[i], dst[i], fleets):
-                self.no_path[i] = True
-        for c in range(n):
-            if kind[c] == CONVOY:
-                a = tgt[c]
-                if (
-                    a < 0
-                    or kind[a] != MOVE
-                    or not self.convoyed[a]
-                    or dst[a] != dst[c]
-                    or c not in self.fleets[a]
-                ):
-                    self.void[c] = True
-        for i in range(n):
-            k = kind[i]
-            if k == SUP_HOLD:
-                s = tgt[i]
-                if s >= 0 and kind[s] != MOVE:
-                    self.supports[s].append(i)
-                else:
-                    self.void[i] = True
-            elif k == SUP_MOVE:
-                s = tgt[i]
-                if s >= 0 and kind[s] == MOVE and dst[s] == dst[i] and self._same_coast(i, s):
-                    self.supports[s].append(i)
-                else:
-                    self.void[i] = True
-        for i in range(n):
-            if kind[i] == MOVE and not self.convoyed[i]:
-                j = self.at[dst[i]]
-                if j >= 0 and kind[j] == MOVE and dst[j] == sp[i] and not self.convoyed[j]:
-                    self.h2h[i] = j
-        # Void supports and convoys are decided at once; so are moves with no possible route.
-        for i in range(n):
-            if (kind[i] in (SUP_HOLD, SUP_MOVE, CONVOY) and self.void[i]) or self.no_path[i]:
-                self.state[i] = RESOLVED
-                self.value[i] = False
+        for c in convoys:
+            a = tgt[c]
+            carried = a >= 0 and kind[a] == MOVE and self.convoyed[a] and dst[a] == dst[c]
+            if not carried or c not in self.fleets[a]:
+                self.void[c] = True
+                self.state[c] = RESOLVED  # a void convoy carries nothing
 
     def _same_coast(self, supporter: int, mover: int) -> bool:
         """A support that names a coast supports only the move to that coast (DATC 6.B.9)."""
@@ -335,30 +340,45 @@ class _Movement:
         return self._chain(origin, dest, [self.sp[f] for f in fleets])
 
     def _on_minimal_route(self, fleet_space: int, origin: int, dest: int) -> bool:
-        """Whether the fleet is necessary for some convoy route of the fleets at sea (DATC 6.G.19).
+        """Whether the fleet is necessary for some convoy route of the fleets at sea (DATC 6.G.19)."""
+        key = (origin, dest)
+        necessary = self._necessary.get(key)
+        if necessary is None:
+            necessary = self._necessary[key] = self._necessary_fleets(origin, dest)
+        return fleet_space in necessary
 
-        A route is a chain of fleets with no shortcut: each fleet touches only its neighbours in
-        the chain, only the first touches the origin and only the last the destination.
+    def _necessary_fleets(self, origin: int, dest: int) -> set[int]:
+        """Spaces of the fleets at sea that lie on a convoy route with no shortcut.
+
+        Such a route touches the origin only at its first fleet and the destination only at its
+        last, and each fleet touches no fleet of the route but its neighbours.
         """
         adj = self.t.fleet_space_adj
         seas = set(self._seas_with_fleets(-1))
+        found: set[int] = set()
+        path: list[int] = []
 
-        def extend(path: list[int]) -> bool:
-            last = path[-1]
+        def extend(last: int) -> None:
             if dest in adj[last]:
-                return fleet_space in path
+                found.update(path)
+                return
             for nxt in adj[last]:
-                if nxt not in seas or nxt in path or origin in adj[nxt]:
-                    continue
-                if any(nxt in adj[p] for p in path[:-1]):
-                    continue
-                path.append(nxt)
-                if extend(path):
-                    return True
-                path.pop()
-            return False
+                if (
+                    nxt in seas
+                    and nxt not in path
+                    and origin not in adj[nxt]
+                    and not any(nxt in adj[p] for p in path[:-1])
+                ):
+                    path.append(nxt)
+                    extend(nxt)
+                    path.pop()
 
-        return any(extend([first]) for first in adj[origin] if first in seas)
+        for first in adj[origin]:
+            if first in seas:
+                path.append(first)
+                extend(first)
+                path.pop()
+        return found
 
     def _chain(self, origin: int, dest: int, seas: list[int]) -> bool:
         if not seas:
