@@ -25,7 +25,12 @@ def _played_game(phases: int, seed: int) -> Game:
 
 
 def test_round_trip_is_lossless(tmp_path: Path) -> None:
-    game = _played_game(40, seed=3)
+    # The first seeded random game that has movement, retreat and adjustment phases.
+    game = next(
+        g
+        for g in (_played_game(40, seed) for seed in range(1, 100))
+        if {r.position.phase.kind.value for r in g.history} == {"M", "R", "A"}
+    )
     path = tmp_path / "game.json"
     save_game(game, path)
     loaded = load_game(path)
@@ -34,8 +39,6 @@ def test_round_trip_is_lossless(tmp_path: Path) -> None:
     assert [r.position for r in loaded.history] == [r.position for r in game.history]
     assert [r.orders for r in loaded.history] == [r.orders for r in game.history]
     assert [r.results for r in loaded.history] == [r.results for r in game.history]
-    kinds = {r.position.phase.kind.value for r in game.history}
-    assert kinds == {"M", "R", "A"}, "the sample game should cover every kind of phase"
 
 
 @pytest.mark.parametrize(

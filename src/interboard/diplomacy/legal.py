@@ -91,7 +91,19 @@ class PowerOptions:
 class _Static:
     """Orders and reach that depend only on the board."""
 
-    __slots__ = ("army_moves", "fleet_moves", "holds", "move_spaces", "reach", "t", "via_moves")
+    __slots__ = (
+        "army_moves",
+        "convoys",
+        "fleet_moves",
+        "holds",
+        "move_spaces",
+        "near",
+        "pairs",
+        "reach",
+        "supports",
+        "t",
+        "via_moves",
+    )
 
     def __init__(self, board: Board) -> None:
         t = tables(board)
@@ -109,9 +121,7 @@ class _Static:
         """Spaces a unit of that kind at a location can support into, sorted."""
         for loc in range(n):
             here = loc_space[loc]
-            fleet = tuple(
-                Move(loc, d, FLEET) for d in sorted(board.fleet_adj[loc]) if loc_space[d] != here
-            )
+            fleet = tuple(Move(loc, d, FLEET) for d in sorted(board.fleet_adj[loc]) if loc_space[d] != here)
             army_dests = sorted(
                 s for s in t.army_spaces[loc] if s != here and not t.sea[s] and main_loc[s] >= 0
             )
@@ -127,6 +137,70 @@ class _Static:
             )
             self.reach[ARMY].append(tuple(sorted(s for s in t.army_spaces[loc] if s != here)))
             self.reach[FLEET].append(tuple(sorted(s for s in t.fleet_spaces[loc] if s != here)))
+        # Support and convoy orders are made once and reused: building thousands of frozen
+        # dataclasses per phase was most of the generator's time. Keys pack the fields in one int.
+        self.supports: dict[int, SupportHold | SupportMove] = {}
+        self.convoys: dict[int, Convoy] = {}
+        self.pairs: dict[int, tuple[SupportMove, ...]] = {}
+        # Spaces from which a unit could move (without convoy) into a space a unit of this kind
+        # at this location can support into: where the units it might support stand.
+        self.near: dict[UnitKind, list[tuple[int, ...]]] = {ARMY: [], FLEET: []}
+        into: list[set[int]] = [set() for _ in range(t.n_spaces)]
+        for kind in (ARMY, FLEET):
+            for loc in range(n):
+                for d in self.move_spaces[kind][loc]:
+                    into[d].add(loc_space[loc])
+        for kind in (ARMY, FLEET):
+            for loc in range(n):
+                here = loc_space[loc]
+                near = (
+                    set().union(*(into[d] for d in self.reach[kind][loc])) if self.reach[kind][loc] else set()
+                )
+                near.discard(here)
+                self.near[kind].append(tuple(sorted(near)))
+
+    def pair_supports(
+        self, loc: int, kind: UnitKind, mover: int, mover_kind: UnitKind
+    ) -> tuple[SupportMove, ...]:
+        """The supports a unit at ``loc`` can give to the moves (without convoy) of a unit at ``mover``."""
+        key = ((loc * self.t.n_locs + mover) * 2 + (kind is FLEET)) * 2 + (mover_kind is FLEET)
+        found = self.pairs.get(key)
+        if found is None:
+            targets = self.move_spaces[mover_kind][mover]
+            main_loc = self.t.main_loc
+            found = self.pairs[key] = tuple(
+                self.support_move(loc, kind, mover, mover_kind, main_loc[d])
+                for d in self.reach[kind][loc]
+                if d in targets
+            )
+        return found
+
+    def support_hold(self, loc: int, kind: UnitKind, target: int, target_kind: UnitKind) -> SupportHold:
+        key = ((loc * self.t.n_locs + target) * 2 + (kind is FLEET)) * 2 + (target_kind is FLEET)
+        order = self.supports.get(key)
+        if order is None:
+            order = self.supports[key] = SupportHold(loc, target, kind, target_kind)
+        assert type(order) is SupportHold
+        return order
+
+    def support_move(
+        self, loc: int, kind: UnitKind, origin: int, origin_kind: UnitKind, dest: int
+    ) -> SupportMove:
+        n = self.t.n_locs
+        key = -(((((loc * n + origin) * n + dest) * 2 + (kind is FLEET)) * 2 + (origin_kind is FLEET)) + 1)
+        order = self.supports.get(key)
+        if order is None:
+            order = self.supports[key] = SupportMove(loc, origin, dest, kind, origin_kind)
+        assert type(order) is SupportMove
+        return order
+
+    def convoy(self, loc: int, origin: int, dest: int) -> Convoy:
+        n = self.t.n_locs
+        key = (loc * n + origin) * n + dest
+        order = self.convoys.get(key)
+        if order is None:
+            order = self.convoys[key] = Convoy(loc, origin, dest, FLEET)
+        return order
 
 
 _CACHE: weakref.WeakKeyDictionary[Board, _Static] = weakref.WeakKeyDictionary()
@@ -269,7 +343,6 @@ def _movement(board: Board, st: _Static, position: Position, only: str | None) -
     t: Tables = st.t
     units = position.units
     sea, fsa, loc_space, main_loc, coastal = t.sea, t.fleet_space_adj, t.loc_space, t.main_loc, t.coastal
-    army_spaces = t.army_spaces
 
     # Fleets at sea and the groups they form (each group is one possible convoy chain).
     comp_of: dict[int, int] = {}
@@ -305,12 +378,8 @@ def _movement(board: Board, st: _Static, position: Position, only: str | None) -
         loc = u.loc
         if u.kind is FLEET:
             moves_of[s] = st.fleet_moves[loc]
-            for d in st.move_spaces[FLEET][loc]:
-                movers.setdefault(d, []).append(u)
             continue
         land = st.army_moves[loc]
-        for d in st.move_spaces[ARMY][loc]:
-            movers.setdefault(d, []).append(u)
         comps = {comp_of[x] for x in fsa[s] if x in comp_of}
         army_comps[s] = comps
         if not comps:
@@ -363,22 +432,26 @@ def _movement(board: Board, st: _Static, position: Position, only: str | None) -
         for d in reach:
             v = units.get(d)
             if v is not None:
-                orders.append(SupportHold(loc, v.loc, kind, v.kind))
+                orders.append(st.support_hold(loc, kind, v.loc, v.kind))
         at_sea = kind is FLEET and sea[here]
-        for d in reach:
-            for m in movers.get(d, ()):
-                origin = loc_space[m.loc]
-                if origin == here:
-                    continue
-                if (
-                    at_sea
-                    and m.kind is ARMY
-                    and d not in army_spaces[m.loc]
-                    and comp_of[here] in army_comps[origin]
-                    and not convoyable_without(origin, d, here)
-                ):
-                    continue
-                orders.append(SupportMove(loc, m.loc, main_loc[d], kind, m.kind))
+        for s in st.near[kind][loc]:
+            v = units.get(s)
+            if v is not None:
+                orders.extend(st.pair_supports(loc, kind, v.loc, v.kind))
+        if movers:
+            # Supports of armies' convoyed moves to places they cannot walk to.
+            for d in reach:
+                for m in movers.get(d, ()):
+                    origin = loc_space[m.loc]
+                    if origin == here:
+                        continue
+                    if (
+                        at_sea
+                        and comp_of[here] in army_comps[origin]
+                        and not convoyable_without(origin, d, here)
+                    ):
+                        continue
+                    orders.append(st.support_move(loc, kind, m.loc, m.kind, main_loc[d]))
         if at_sea:
             ends = comp_coasts[comp_of[here]]
             for o in ends:
@@ -391,7 +464,7 @@ def _movement(board: Board, st: _Static, position: Position, only: str | None) -
                 for d in ends:
                     on = routes.get(d)
                     if on is not None and here in on:
-                        orders.append(Convoy(loc, a.loc, main_loc[d], FLEET))
+                        orders.append(st.convoy(loc, a.loc, main_loc[d]))
         out.setdefault(u.power, {})[loc] = tuple(orders)
     return out
 
@@ -462,4 +535,3 @@ def _adjustments(board: Board, position: Position, due: dict[str, int]) -> _ByPo
                 mine[u.loc] = (Remove(u.loc, u.kind),)
         out[power] = mine
     return out
-
