@@ -141,7 +141,7 @@ class _Static:
         # dataclasses per phase was most of the generator's time. Keys pack the fields in one int.
         self.supports: dict[int, SupportHold | SupportMove] = {}
         self.convoys: dict[int, Convoy] = {}
-        self.pairs: dict[int, tuple[SupportMove, ...]] = {}
+        self.pairs: dict[int, dict[int, tuple[SupportMove, ...]]] = {}
         # Spaces from which a unit could move (without convoy) into a space a unit of this kind
         # at this location can support into: where the units it might support stand.
         self.near: dict[UnitKind, list[tuple[int, ...]]] = {ARMY: [], FLEET: []}
@@ -159,20 +159,26 @@ class _Static:
                 near.discard(here)
                 self.near[kind].append(tuple(sorted(near)))
 
+    def pair_table(self, loc: int, kind: UnitKind) -> dict[int, tuple[SupportMove, ...]]:
+        """For a unit at ``loc``: supported unit's ``loc * 2 + is_fleet`` -> its supports (lazily filled)."""
+        key = loc * 2 + (kind is FLEET)
+        table = self.pairs.get(key)
+        if table is None:
+            table = self.pairs[key] = {}
+        return table
+
     def pair_supports(
         self, loc: int, kind: UnitKind, mover: int, mover_kind: UnitKind
     ) -> tuple[SupportMove, ...]:
         """The supports a unit at ``loc`` can give to the moves (without convoy) of a unit at ``mover``."""
-        key = ((loc * self.t.n_locs + mover) * 2 + (kind is FLEET)) * 2 + (mover_kind is FLEET)
-        found = self.pairs.get(key)
-        if found is None:
-            targets = self.move_spaces[mover_kind][mover]
-            main_loc = self.t.main_loc
-            found = self.pairs[key] = tuple(
-                self.support_move(loc, kind, mover, mover_kind, main_loc[d])
-                for d in self.reach[kind][loc]
-                if d in targets
-            )
+        targets = self.move_spaces[mover_kind][mover]
+        main_loc = self.t.main_loc
+        found = tuple(
+            self.support_move(loc, kind, mover, mover_kind, main_loc[d])
+            for d in self.reach[kind][loc]
+            if d in targets
+        )
+        self.pair_table(loc, kind)[mover * 2 + (mover_kind is FLEET)] = found
         return found
 
     def support_hold(self, loc: int, kind: UnitKind, target: int, target_kind: UnitKind) -> SupportHold:
@@ -434,10 +440,12 @@ def _movement(board: Board, st: _Static, position: Position, only: str | None) -
             if v is not None:
                 orders.append(st.support_hold(loc, kind, v.loc, v.kind))
         at_sea = kind is FLEET and sea[here]
+        pairs = st.pair_table(loc, kind)
         for s in st.near[kind][loc]:
             v = units.get(s)
             if v is not None:
-                orders.extend(st.pair_supports(loc, kind, v.loc, v.kind))
+                found = pairs.get(v.loc * 2 + (v.kind is FLEET))
+                orders.extend(found if found is not None else st.pair_supports(loc, kind, v.loc, v.kind))
         if movers:
             # Supports of armies' convoyed moves to places they cannot walk to.
             for d in reach:
