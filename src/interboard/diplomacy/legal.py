@@ -37,6 +37,7 @@ from typing import TypeAlias, TypedDict
 
 from ..board import Board, SpaceKind, UnitKind
 from .adjustments import adjustment_counts, build_sites
+from .convoys import convoy_routes
 from .orders import (
     Build,
     Convoy,
@@ -468,48 +469,13 @@ def _movement(board: Board, st: _Static, position: Position, only: str | None) -
                     continue
                 routes = routes_from.get(o)
                 if routes is None:
-                    routes = routes_from[o] = _convoy_routes(fsa, coastal, comp_of, o)
+                    routes = routes_from[o] = convoy_routes(fsa, coastal, comp_of, o)
                 for d in ends:
                     on = routes.get(d)
                     if on is not None and here in on:
                         orders.append(st.convoy(loc, a.loc, main_loc[d]))
         out.setdefault(u.power, {})[loc] = tuple(orders)
     return out
-
-
-def _convoy_routes(
-    fsa: list[frozenset[int]], coastal: list[bool], fleet_seas: dict[int, int], origin: int
-) -> dict[int, set[int]]:
-    """For an army at ``origin``: destination -> the fleets at sea on some convoy route there.
-
-    A route is a chain of fleets with no shortcut (DATC 6.G.19, as the adjudicator reads it): each
-    fleet touches only its neighbours in the chain, only the first touches the origin and only the
-    last the destination. A fleet on no such route may not convoy that move.
-    """
-    found: dict[int, set[int]] = {}
-    path: list[int] = []
-
-    def extend(last: int) -> None:
-        near = fsa[last]
-        earlier = path[:-1]
-        for d in near:
-            if coastal[d] and d != origin and not any(d in fsa[p] for p in earlier):
-                found.setdefault(d, set()).update(path)
-        for nxt in near:
-            if nxt not in fleet_seas or nxt in path or origin in fsa[nxt]:
-                continue
-            if any(nxt in fsa[p] for p in earlier):
-                continue
-            path.append(nxt)
-            extend(nxt)
-            path.pop()
-
-    for first in fsa[origin]:
-        if first in fleet_seas:
-            path.append(first)
-            extend(first)
-            path.pop()
-    return found
 
 
 # ---------------------------------------------------------------------- retreats and adjustments

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..board import Board, UnitKind
+from .convoys import convoy_routes
 from .orders import Convoy, Hold, Move, Order, SupportHold, SupportMove
 from .results import OrderResult, Reason
 from .rules import Rulebook
@@ -101,7 +102,7 @@ class _Movement:
         self.recursion_hits = 0
         self.paradox: set[int] = set()
         self._fleet_seas: list[int] | None = None
-        self._necessary: dict[tuple[int, int], set[int]] = {}
+        self._routes: dict[int, dict[int, set[int]]] = {}
         self.moves: list[int] = []
         self.any_via = False
 
@@ -341,44 +342,12 @@ class _Movement:
 
     def _on_minimal_route(self, fleet_space: int, origin: int, dest: int) -> bool:
         """Whether the fleet is necessary for some convoy route of the fleets at sea (DATC 6.G.19)."""
-        key = (origin, dest)
-        necessary = self._necessary.get(key)
-        if necessary is None:
-            necessary = self._necessary[key] = self._necessary_fleets(origin, dest)
-        return fleet_space in necessary
-
-    def _necessary_fleets(self, origin: int, dest: int) -> set[int]:
-        """Spaces of the fleets at sea that lie on a convoy route with no shortcut.
-
-        Such a route touches the origin only at its first fleet and the destination only at its
-        last, and each fleet touches no fleet of the route but its neighbours.
-        """
-        adj = self.t.fleet_space_adj
-        seas = set(self._seas_with_fleets(-1))
-        found: set[int] = set()
-        path: list[int] = []
-
-        def extend(last: int) -> None:
-            if dest in adj[last]:
-                found.update(path)
-                return
-            for nxt in adj[last]:
-                if (
-                    nxt in seas
-                    and nxt not in path
-                    and origin not in adj[nxt]
-                    and not any(nxt in adj[p] for p in path[:-1])
-                ):
-                    path.append(nxt)
-                    extend(nxt)
-                    path.pop()
-
-        for first in adj[origin]:
-            if first in seas:
-                path.append(first)
-                extend(first)
-                path.pop()
-        return found
+        routes = self._routes.get(origin)
+        if routes is None:
+            seas = set(self._seas_with_fleets(-1))
+            routes = convoy_routes(self.t.fleet_space_adj, self.t.coastal, seas, origin)
+            self._routes[origin] = routes
+        return fleet_space in routes.get(dest, ())
 
     def _chain(self, origin: int, dest: int, seas: list[int]) -> bool:
         if not seas:
