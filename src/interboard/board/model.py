@@ -113,6 +113,10 @@ class Board:
     space_by_id: dict[str, int] = field(default_factory=dict, repr=False)
     location_by_id: dict[str, int] = field(default_factory=dict, repr=False)
     power_by_id: dict[str, Power] = field(default_factory=dict, repr=False)
+    boards: tuple[str, ...] = ()
+    """Names of the printed boards joined in this geography (empty for a single printed map)."""
+    printed: Board | None = field(default=None, repr=False)
+    """For a geography with links laid over it: the geography without them."""
 
     # ---- convenience queries used at the edges (parsing, printing, tests) ----
     def space(self, ident: str) -> Space:
@@ -128,3 +132,13 @@ class Board:
     @property
     def centres(self) -> tuple[int, ...]:
         return tuple(s.index for s in self.spaces if s.centre)
+
+    @property
+    def base(self) -> Board:
+        """The geography without its links: itself, unless links were laid over it."""
+        return self.printed or self
+
+    def place_name(self, space: int) -> str:
+        """``Munich``, or ``Munich Y`` on a geography of several boards."""
+        sp = self.spaces[space]
+        return f"{sp.name} {sp.board}" if self.boards else sp.name

@@ -2,6 +2,7 @@
 
 * :class:`OrderSyntaxError`: the text is not an order at all (``A Lvp Edi``).
 * :class:`UnknownPlaceError`: a place (or power) name that the map does not know (``A Lvp - Xyz``).
+* :class:`AmbiguousPlaceError`: a place several boards have, written without its board.
 * :class:`IllegalOrderError`: a well-formed order that the position does not allow (no unit there,
   not your unit, not adjacent, wrong phase).
 
@@ -24,6 +25,11 @@ class OrderSyntaxError(OrderError):
 
 class UnknownPlaceError(OrderError):
     """The text names a place, coast or power that the map does not have."""
+
+
+class AmbiguousPlaceError(UnknownPlaceError):
+    """A place name that several boards have, written without its board (``Munich`` for
+    ``Munich-Y`` or ``Munich-Z``); the message names the choices."""
 
 
 class IllegalOrderError(OrderError):

@@ -90,10 +90,35 @@ class Waive:
     """Decline one build."""
 
 
+@dataclass(frozen=True, slots=True)
+class Link:
+    """Join two locations (Twin Earths III, Hyperspace II)."""
+
+    a: int
+    b: int
+
+
+@dataclass(frozen=True, slots=True)
+class DestroyLink:
+    """Destroy a link, or (where the rules allow) cut an adjacency of the printed board."""
+
+    a: int
+    b: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReinforceLink:
+    """Protect a link from destruction this Winter."""
+
+    a: int
+    b: int
+
+
 MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy
 RetreatOrder = Retreat | Disband
 AdjustmentOrder = Build | Remove | Waive
-Order = MovementOrder | RetreatOrder | AdjustmentOrder
+LinkOrder = Link | DestroyLink | ReinforceLink
+Order = MovementOrder | RetreatOrder | AdjustmentOrder | LinkOrder
 
 
 def _unit(board: Board, kind: UnitKind | None, loc: int) -> str:
@@ -129,9 +154,15 @@ def format_order(board: Board, order: Order) -> str:
             return f"{_unit(board, unit, loc)} D"
         case Waive():
             return "WAIVE"
+        case Link(a, b):
+            return f"LINK {loc_id[a].id} {loc_id[b].id}"
+        case DestroyLink(a, b):
+            return f"DESTROY {loc_id[a].id} {loc_id[b].id}"
+        case ReinforceLink(a, b):
+            return f"REINFORCE {loc_id[a].id} {loc_id[b].id}"
     raise TypeError(f"not an order: {order!r}")
 
 
 def order_loc(order: Order) -> int | None:
-    """The location of the unit (or build site) the order is for; None for a waive."""
-    return None if isinstance(order, Waive) else order.loc
+    """The location of the unit (or build site) the order is for; None for a waive or link order."""
+    return None if isinstance(order, Waive | Link | DestroyLink | ReinforceLink) else order.loc

@@ -19,14 +19,17 @@ import weakref
 from dataclasses import dataclass
 
 from ..board import Board, UnitKind
-from .errors import OrderSyntaxError, UnknownPlaceError
+from .errors import AmbiguousPlaceError, OrderSyntaxError, UnknownPlaceError
 from .orders import (
     Build,
     Convoy,
+    DestroyLink,
     Disband,
     Hold,
+    Link,
     Move,
     Order,
+    ReinforceLink,
     Remove,
     Retreat,
     SupportHold,
@@ -58,25 +61,35 @@ _COASTS = {
     "west": "WC",
     "w": "WC",
 }
+_LINK_WORDS: dict[str, type[Link] | type[DestroyLink] | type[ReinforceLink]] = {
+    "link": Link,
+    "destroy": DestroyLink,
+    "separate": DestroyLink,
+    "cut": DestroyLink,
+    "reinforce": ReinforceLink,
+}
 _CACHE_SIZE = 50_000
 _POWER_PREFIX = re.compile(r"^\s*([A-Za-z][A-Za-z .'-]*?)\s*:\s*(.*)$", re.S)
 
 
 class _Names:
-    """Lookup tables from normalised names to space and power ids for one board."""
+    """Lookup tables from normalised names to spaces (per board) and power ids for one board."""
 
     def __init__(self, board: Board) -> None:
-        self.spaces: dict[str, int] = {}
+        self.spaces: dict[str, dict[str, int]] = {}
+        """Normalised name -> board name ('' on a single printed map) -> space index."""
         self.hyphenated: list[tuple[str, str]] = []
         for space in board.spaces:
-            for name in (space.id, space.name, *space.aliases):
+            base_id = space.id.rsplit("-", 1)[0] if board.boards else space.id
+            for name in (base_id, space.name, *space.aliases):
                 low = name.lower()
                 if "-" in low:
                     self.hyphenated.append((low, low.replace("-", " ")))
                 key = " ".join(_normalise(low.replace("-", " ")))
-                self.spaces.setdefault(key, space.index)
-        self.hyphenated.sort(key=lambda pair: -len(pair[0]))
+                self.spaces.setdefault(key, {}).setdefault(space.board if board.boards else "", space.index)
+        self.hyphenated = sorted(set(self.hyphenated), key=lambda pair: -len(pair[0]))
         self.max_words = max(len(k.split()) for k in self.spaces)
+        self.boards = {b.lower(): b for b in board.boards}
         self.parsed: dict[tuple[str, PhaseKind | None], Order] = {}
         self.powers: dict[str, str] = {}
         for power in board.powers:
@@ -176,47 +189,79 @@ class _Parser:
         return None
 
     def place(self, what: str) -> int:
-        """Read a place name with an optional coast; return its location index."""
+        """Read a place name with optional coast and board; return its location index.
+
+        Boards are named after the place (``Mun-Y``, ``Munich I``, ``Spa/nc-Y``, ``Spa-Y/nc``); on a
+        geography of several boards a place without its board is an error naming the choices.
+        """
         start = self.i
         if start >= len(self.tokens):
             raise self.syntax(f"{what} is missing")
-        space: int | None = None
+        found: dict[str, int] | None = None
         for width in range(min(self.names.max_words, len(self.tokens) - start), 0, -1):
             key = " ".join(self.tokens[start : start + width])
             if key in self.names.spaces:
-                space = self.names.spaces[key]
+                found = self.names.spaces[key]
                 self.i = start + width
                 break
-        if space is None:
+        if found is None:
             word = self.tokens[start]
             raise UnknownPlaceError(self.text, f"unknown place '{word}' for the {what}")
-        coast: str | None = None
-        if self.peek() == "/":
-            self.i += 1
-            tok = self.peek()
-            if tok not in _COASTS:
-                raise UnknownPlaceError(
-                    self.text, f"unknown coast '{tok or ''}' after '{self.board.spaces[space].name}'"
-                )
-            self.i += 1
-            coast = _COASTS[tok]
-            self.take({"coast"})
-        elif self.peek() in ("nc", "sc", "ec", "wc"):
-            coast = _COASTS[self.tokens[self.i]]
-            self.i += 1
+        written = " ".join(self.tokens[start : self.i])
+        coast = self._coast(written)
+        board = self._board()
+        if board is not None and coast is None:
+            coast = self._coast(written)
+        if self.names.boards:
+            if board is None:
+                named = self.board.spaces[next(iter(found.values()))].name
+                choices = " or ".join(f"{named}-{b}" for b in sorted(found))
+                raise AmbiguousPlaceError(self.text, f"'{written}' needs its board: {choices}")
+            if board not in found:
+                raise UnknownPlaceError(self.text, f"there is no '{written}' on board {board}")
+            space = found[board]
+        else:
+            space = found[""]
         sp = self.board.spaces[space]
         if sp.kind.value == "impassable":
             raise UnknownPlaceError(self.text, f"{sp.name} is impassable")
         if coast is None:
             return self.board.location_by_id[sp.id]
-        lid = self.board.location_by_id.get(f"{sp.id}/{coast}")
-        if lid is None:
-            if not sp.coasts:
-                # A coast named on a province without split coasts says nothing more: ignore it.
-                return self.board.location_by_id[sp.id]
-            have = ", ".join(self.board.locations[c].coast or "" for c in sp.coasts)
-            raise UnknownPlaceError(self.text, f"{sp.name} has no {coast} coast (it has {have})")
-        return lid
+        for c in sp.coasts:
+            if self.board.locations[c].coast == coast:
+                return c
+        if not sp.coasts:
+            # A coast named on a province without split coasts says nothing more: ignore it.
+            return self.board.location_by_id[sp.id]
+        have = ", ".join(self.board.locations[c].coast or "" for c in sp.coasts)
+        raise UnknownPlaceError(self.text, f"{sp.name} has no {coast} coast (it has {have})")
+
+    def _coast(self, written: str) -> str | None:
+        if self.peek() == "/":
+            self.i += 1
+            tok = self.peek()
+            if tok not in _COASTS:
+                raise UnknownPlaceError(self.text, f"unknown coast '{tok or ''}' after '{written}'")
+            self.i += 1
+            self.take({"coast"})
+            return _COASTS[tok]
+        if self.peek() in ("nc", "sc", "ec", "wc"):
+            self.i += 1
+            return _COASTS[self.tokens[self.i - 1]]
+        return None
+
+    def _board(self) -> str | None:
+        boards = self.names.boards
+        if not boards:
+            return None
+        tok = self.peek()
+        if tok in boards:
+            self.i += 1
+            return boards[tok]
+        if tok == "-" and self.i + 1 < len(self.tokens) and self.tokens[self.i + 1] in boards:
+            self.i += 2
+            return boards[self.tokens[self.i - 1]]
+        return None
 
     def end(self) -> None:
         if self.i != len(self.tokens):
@@ -234,6 +279,13 @@ class _Parser:
         if not self.tokens:
             raise self.syntax("empty order")
         first = self.peek()
+        if first in _LINK_WORDS:
+            self.i += 1
+            a = self.place("first end of the link")
+            self.take({"-", "to", "and", "with"})
+            b = self.place("second end of the link")
+            self.end()
+            return _LINK_WORDS[first](a, b)
         if first == "waive":
             self.i += 1
             self.take({"build"})

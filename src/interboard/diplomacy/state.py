@@ -106,7 +106,9 @@ class Position:
     """Everything the rules need to play the next phase.
 
     ``units`` maps a space index to the unit standing in it (one unit per space). ``centres`` maps a
-    supply-centre space index to its owner; unowned centres are absent.
+    supply-centre space index to its owner; unowned centres are absent. ``links`` and ``cuts`` are the
+    link set of the variants whose links are game state; the geography to play on is the variant's
+    printed geography with them laid over it.
     """
 
     phase: Phase
@@ -114,6 +116,10 @@ class Position:
     centres: dict[int, str]
     dislodged: tuple[Dislodged, ...] = ()
     eliminated: frozenset[str] = field(default_factory=frozenset)
+    links: tuple[tuple[int, int], ...] = ()
+    """Links made by the players (location pairs, each sorted), oldest first."""
+    cuts: frozenset[tuple[int, int]] = field(default_factory=frozenset)
+    """Printed adjacencies cut by the players (space pairs, each sorted)."""
 
     def units_of(self, power: str) -> list[Unit]:
         return [u for u in self.units.values() if u.power == power]

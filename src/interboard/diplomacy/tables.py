@@ -36,7 +36,12 @@ class Tables:
             ((self.main_loc[s.index], *s.coasts) if self.main_loc[s.index] >= 0 else ()) for s in board.spaces
         ]
         self.sea: list[bool] = [s.kind is SpaceKind.SEA for s in board.spaces]
-        self.coastal: list[bool] = [s.kind is SpaceKind.COAST for s in board.spaces]
+        # A shore: a printed coast, or an inland space that a link joins to a sea.
+        self.coastal: list[bool] = [
+            s.kind is SpaceKind.COAST
+            or (s.kind is SpaceKind.LAND and any(board.fleet_adj[x] for x in self.space_locs[s.index]))
+            for s in board.spaces
+        ]
         # Spaces a unit standing at a location can move to (or support into).
         self.army_spaces: list[frozenset[int]] = [
             frozenset(self.loc_space[b] for b in adj) for adj in board.army_adj

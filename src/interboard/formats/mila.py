@@ -49,6 +49,7 @@ from ..diplomacy.orders import (
     SupportMove,
     Waive,
     format_order,
+    order_loc,
 )
 from ..diplomacy.parse import parse_order, parse_power_order
 from ..diplomacy.results import OrderResult, Reason
@@ -512,9 +513,9 @@ def _results_codes(
     kind = position.phase.kind
     out: dict[str, list[str]] = {}
     for r in results:
-        if isinstance(r.order, Waive):
-            continue
-        loc = r.order.loc
+        loc = order_loc(r.order)
+        if loc is None:
+            continue  # waives (and link orders, which MILA has not)
         unit = position.units.get(board.locations[loc].space)
         if kind is PhaseKind.RETREATS:
             unit = next((d.unit for d in position.dislodged if d.unit.loc == loc), unit)
