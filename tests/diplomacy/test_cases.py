@@ -6,12 +6,14 @@ dislodged units and, where given, centre owners).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from interboard.board import load_shipped_board
+from interboard.board import Board
 from interboard.diplomacy import (
+    Link,
     OrderError,
     Phase,
     PhaseKind,
@@ -19,17 +21,19 @@ from interboard.diplomacy import (
     Rulebook,
     Unit,
     format_order,
+    parse_order,
     parse_place,
     parse_power_order,
     parse_unit,
     resolve_power,
     step,
 )
-from interboard.diplomacy.state import Dislodged, starting_position
+from interboard.diplomacy.links import link_pair
+from interboard.diplomacy.state import Dislodged
+from interboard.diplomacy.variants import get_variant
 from interboard.formats.testsuite import Case, read_cases
 
 CASES_DIR = Path(__file__).parent / "cases"
-BOARD = load_shipped_board("standard")
 EDITIONS = ("2023", "2000")
 
 
@@ -46,42 +50,68 @@ def _all_cases() -> list[tuple[Case, str]]:
 ALL = _all_cases()
 
 
-def _unit(line: str) -> tuple[str, Unit]:
+def _unit(board: Board, line: str) -> tuple[str, Unit]:
     power_name, _, text = line.partition(":")
-    power = resolve_power(BOARD, power_name)
-    kind, loc = parse_unit(BOARD, text.strip())
+    power = resolve_power(board, power_name)
+    kind, loc = parse_unit(board, text.strip())
     return power, Unit(power, kind, loc)
 
 
-def _space(place: str) -> int:
-    return BOARD.locations[parse_place(BOARD, place.strip())].space
+def _space(board: Board, place: str) -> int:
+    return board.locations[parse_place(board, place.strip())].space
 
 
-def _unit_key(u: Unit) -> str:
-    return f"{u.power} {u.kind.value} {BOARD.locations[u.loc].id}"
+def _unit_key(board: Board, u: Unit) -> str:
+    return f"{u.power} {u.kind.value} {board.locations[u.loc].id}"
+
+
+def _pair(board: Board, line: str) -> tuple[int, int]:
+    """A link written as two places, ``Mun-Y Aeg-Z`` (an optional ``-`` between them)."""
+    order = parse_order(board, f"LINK {line}")
+    assert isinstance(order, Link)
+    return link_pair(board, order.a, order.b)
+
+
+def _rulebook(case: Case, edition: str) -> Rulebook:
+    rulebook = get_variant(case.variant).rulebook.with_edition(edition)
+    settings: dict[str, object] = {}
+    for option in case.options:
+        key, _, value = option.partition("=")
+        settings[key] = int(value) if value else True
+    if settings:
+        assert rulebook.links is not None, f"{case.id}: options need a variant with link orders"
+        rulebook = replace(rulebook, links=replace(rulebook.links, **settings))  # type: ignore[arg-type]
+    return rulebook
 
 
 def _initial(case: Case) -> Position:
+    variant = get_variant(case.variant)
+    board = variant.board
     phase = Phase.parse(case.blocks[0].phase)
     units = {}
     for line in case.prestate:
-        _, unit = _unit(line)
-        units[BOARD.locations[unit.loc].space] = unit
+        _, unit = _unit(board, line)
+        units[board.locations[unit.loc].space] = unit
     if case.prestate_centres is None:
-        centres = dict(starting_position(BOARD).centres)
+        centres = dict(variant.start().centres)
     else:
         centres = {}
         for line in case.prestate_centres:
             power_name, _, place = line.partition(":")
-            centres[_space(place)] = resolve_power(BOARD, power_name)
-    return Position(phase, units, centres)
+            centres[_space(board, place)] = resolve_power(board, power_name)
+    links = tuple(_pair(board, x) for x in case.prestate_links)
+    cuts = frozenset(tuple(sorted(_space(board, p) for p in x.split())) for x in case.prestate_cuts)
+    return Position(phase, units, centres, links=links, cuts=cuts)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(("case", "edition"), ALL, ids=[f"{c.id}[{e}]" for c, e in ALL])
 def test_case(case: Case, edition: str) -> None:
-    rulebook = Rulebook.of(edition)
+    rulebook = _rulebook(case, edition)
+    variant = get_variant(case.variant)
+    printed = variant.board
     position = _initial(case)
     for block in case.blocks:
+        BOARD = variant.board_for(position)
         assert position.phase == Phase.parse(block.phase), f"{case.id}: the case expects phase {block.phase}"
         parsed = []
         unparsable = set()
@@ -118,22 +148,40 @@ def test_case(case: Case, edition: str) -> None:
         expected_post = block.expected(block.poststate, edition)
         if expected_post is not None:
             assert isinstance(expected_post, list)
-            want = sorted(_unit_key(_unit(x)[1]) for x in expected_post)
-            have = sorted(_unit_key(u) for u in outcome.position.units.values())
+            want = sorted(_unit_key(BOARD, _unit(printed, x)[1]) for x in expected_post)
+            have = sorted(_unit_key(BOARD, u) for u in outcome.position.units.values())
             assert have == want
         expected_dis = block.expected(block.dislodged, edition)
         dislodged: tuple[Dislodged, ...] = outcome.position.dislodged
-        want_d = sorted(_unit_key(_unit(x)[1]) for x in (expected_dis or []))
-        assert sorted(_unit_key(d.unit) for d in dislodged) == want_d
+        want_d = sorted(_unit_key(BOARD, _unit(printed, x)[1]) for x in (expected_dis or []))
+        assert sorted(_unit_key(BOARD, d.unit) for d in dislodged) == want_d
         expected_centres = block.expected(block.centres, edition)
         if expected_centres is not None:
             assert isinstance(expected_centres, list)
+            owners = [x.partition(":") for x in expected_centres]
             want_c = sorted(
-                f"{resolve_power(BOARD, x.partition(':')[0])} {BOARD.spaces[_space(x.partition(':')[2])].id}"
-                for x in expected_centres
+                f"{resolve_power(BOARD, p)} {BOARD.spaces[_space(BOARD, c)].id}" for p, _, c in owners
             )
             have_c = sorted(f"{p} {BOARD.spaces[s].id}" for s, p in outcome.position.centres.items())
             assert have_c == want_c
+        expected_links = block.expected(block.links, edition)
+        if expected_links is not None:
+            assert isinstance(expected_links, list)
+            ids = printed.locations
+            want_l = [tuple(ids[x].id for x in _pair(printed, line)) for line in expected_links]
+            have_l = [(ids[a].id, ids[b].id) for a, b in outcome.position.links]
+            assert have_l == want_l, "links, oldest first"
+        expected_cuts = block.expected(block.cuts, edition)
+        if expected_cuts is not None:
+            assert isinstance(expected_cuts, list)
+            want_cut = sorted(
+                sorted(printed.spaces[_space(printed, p)].id for p in x.split()) for x in expected_cuts
+            )
+            have_cut = sorted(sorted(printed.spaces[s].id for s in pair) for pair in outcome.position.cuts)
+            assert have_cut == want_cut
+        expected_winners = block.winners.get("")
+        if expected_winners is not None:
+            assert sorted(outcome.winners) == sorted(resolve_power(printed, w) for w in expected_winners)
         position = outcome.position
         if position.phase.kind is PhaseKind.RETREATS and block is case.blocks[-1]:
             break

@@ -66,12 +66,12 @@ def adjudicate(
 ) -> None:
     """Adjudicate one phase: a position and orders in, results and the next position out."""
     try:
-        v = get_variant(variant)
-        board = v.board
+        v = get_variant(get_variant(position).id if position in VARIANTS else variant)
         if position in VARIANTS:
-            pos = get_variant(position).start()
+            pos = v.start()
         else:
-            pos = position_from_json(board, json.loads(Path(position).read_text(encoding="utf-8")))
+            pos = position_from_json(v.board, json.loads(Path(position).read_text(encoding="utf-8")))
+        board = v.board_for(pos)
         text = sys.stdin.read() if str(orders) == "-" else orders.read_text(encoding="utf-8")
     except (OSError, KeyError, ValueError) as exc:
         raise _fail(str(exc.args[0]) if isinstance(exc, KeyError) else str(exc)) from exc
@@ -93,7 +93,7 @@ def adjudicate(
         parsed.append((po.power, po.order))
     if errors:
         raise _fail("\n".join(errors))
-    outcome = step(board, pos, parsed, Rulebook.of(edition.value))
+    outcome = step(board, pos, parsed, v.rulebook.with_edition(edition.value))
     if as_json:
         from ..formats.record import _result_to_json
 
@@ -146,12 +146,12 @@ def replay(
         recorded = load_game(file)
     except RecordError as exc:
         raise _fail(str(exc)) from exc
-    rulebook = Rulebook.of(edition.value) if edition else recorded.rulebook
-    board = recorded.board
+    rulebook = recorded.rulebook.with_edition(edition.value) if edition else recorded.rulebook
+    board = recorded.variant.board
     bad = 0
     nexts = [rec.position for rec in recorded.history[1:]] + [recorded.position]
     for rec, expected in zip(recorded.history, nexts, strict=True):
-        out = step(board, rec.position, rec.orders, rulebook)
+        out = step(recorded.variant.board_for(rec.position), rec.position, rec.orders, rulebook)
         if position_to_json(board, out.position) != position_to_json(board, expected):
             bad += 1
             typer.echo(f"{rec.position.phase.name}: next position differs from the record")
@@ -173,11 +173,15 @@ def play(
     ':save FILE' saves, ':quit' stops.
     """
     try:
-        game = load_game(load) if load else Game.new(variant, Rulebook.of(edition.value))
+        if load:
+            game = load_game(load)
+        else:
+            v = get_variant(variant)
+            game = Game.new(v, v.rulebook.with_edition(edition.value))
     except (RecordError, KeyError, MapDataError) as exc:
         raise _fail(str(exc.args[0]) if isinstance(exc, KeyError) else str(exc)) from exc
-    board = game.board
     while not game.over:
+        board = game.board
         typer.echo("")
         typer.echo(position_text(board, game.position))
         orders = []

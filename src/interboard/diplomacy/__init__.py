@@ -1,14 +1,17 @@
 """The Diplomacy rule family: orders, adjudication (DATC v3.0), retreats and adjustments."""
 
 from .engine import PhaseOutcome, step
-from .errors import IllegalOrderError, OrderError, OrderSyntaxError, UnknownPlaceError
+from .errors import AmbiguousPlaceError, IllegalOrderError, OrderError, OrderSyntaxError, UnknownPlaceError
 from .orders import (
     Build,
     Convoy,
+    DestroyLink,
     Disband,
     Hold,
+    Link,
     Move,
     Order,
+    ReinforceLink,
     Remove,
     Retreat,
     SupportHold,
@@ -18,17 +21,21 @@ from .orders import (
 )
 from .parse import parse_order, parse_place, parse_power_order, parse_unit, resolve_power
 from .results import OrderResult, Reason
-from .rules import Edition, Rulebook
+from .rules import Edition, LinkRules, Rulebook
 from .state import Dislodged, Phase, PhaseKind, Position, Season, Unit, starting_position
 
 __all__ = [
+    "AmbiguousPlaceError",
     "Build",
     "Convoy",
+    "DestroyLink",
     "Disband",
     "Dislodged",
     "Edition",
     "Hold",
     "IllegalOrderError",
+    "Link",
+    "LinkRules",
     "Move",
     "Order",
     "OrderError",
@@ -39,6 +46,7 @@ __all__ = [
     "PhaseOutcome",
     "Position",
     "Reason",
+    "ReinforceLink",
     "Remove",
     "Retreat",
     "Rulebook",

@@ -40,7 +40,8 @@ class Game:
 
     @property
     def board(self) -> Board:
-        return self.variant.board
+        """The geography the current phase is played on (with the links made so far)."""
+        return self.variant.board_for(self.position)
 
     @property
     def over(self) -> bool:

@@ -8,6 +8,7 @@ other tools. Never pickle.
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +17,8 @@ from ..diplomacy.game import Game, PhaseRecord
 from ..diplomacy.orders import format_order
 from ..diplomacy.parse import parse_order
 from ..diplomacy.results import OrderResult, Reason
-from ..diplomacy.rules import Rulebook
-from ..diplomacy.state import Dislodged, Phase, Position, Unit
+from ..diplomacy.rules import LinkRules, Rulebook
+from ..diplomacy.state import Dislodged, Phase, PhaseKind, Position, Unit
 from ..diplomacy.variants import get_variant
 
 FORMAT = "interboard-game/1"
@@ -49,6 +50,8 @@ def position_to_json(board: Board, position: Position) -> dict[str, Any]:
             for d in position.dislodged
         ],
         "eliminated": sorted(position.eliminated),
+        "links": [[board.locations[a].id, board.locations[b].id] for a, b in position.links],
+        "cuts": sorted([board.spaces[a].id, board.spaces[b].id] for a, b in position.cuts),
     }
 
 
@@ -81,7 +84,9 @@ def position_from_json(board: Board, data: dict[str, Any], where: str = "positio
             )
             for d in data.get("dislodged", [])
         )
-        return Position(phase, units, centres, dislodged, frozenset(data.get("eliminated", [])))
+        links = tuple((board.location_by_id[a], board.location_by_id[b]) for a, b in data.get("links", []))
+        cuts = frozenset((board.space_by_id[a], board.space_by_id[b]) for a, b in data.get("cuts", []))
+        return Position(phase, units, centres, dislodged, frozenset(data.get("eliminated", [])), links, cuts)
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, RecordError):
             raise
@@ -113,8 +118,40 @@ def _result_from_json(board: Board, data: dict[str, Any], phase: Phase) -> Order
     )
 
 
+def rulebook_to_json(rulebook: Rulebook) -> dict[str, Any]:
+    out: dict[str, Any] = {"edition": rulebook.edition.value}
+    if rulebook.victory_by_units:
+        out["victory_by_units"] = True
+    if rulebook.winter_every_year:
+        out["winter_every_year"] = True
+    if rulebook.links is not None:
+        links = asdict(rulebook.links)
+        links["phase"] = rulebook.links.phase.value
+        links["allowance"] = [list(x) for x in rulebook.links.allowance]
+        out["links"] = links
+    return out
+
+
+def rulebook_from_json(data: dict[str, Any], default: Rulebook) -> Rulebook:
+    """Rules as a record states them; what it does not state comes from the variant's defaults."""
+    if not isinstance(data, dict):
+        raise RecordError("rules: expected an object")
+    links = default.links
+    if "links" in data:
+        raw = dict(data["links"])
+        raw["phase"] = PhaseKind(raw.get("phase", PhaseKind.ADJUSTMENTS.value))
+        raw["allowance"] = tuple(tuple(x) for x in raw.get("allowance", ()))
+        links = LinkRules(**raw)
+    return Rulebook(
+        edition=Rulebook.of(data.get("edition", default.edition.value)).edition,
+        links=links,
+        victory_by_units=bool(data.get("victory_by_units", default.victory_by_units)),
+        winter_every_year=bool(data.get("winter_every_year", default.winter_every_year)),
+    )
+
+
 def game_to_json(game: Game) -> dict[str, Any]:
-    board = game.board
+    board = game.variant.board
     phases = []
     for rec in game.history:
         orders: dict[str, list[str]] = {}
@@ -131,7 +168,7 @@ def game_to_json(game: Game) -> dict[str, Any]:
         "format": FORMAT,
         "family": "diplomacy",
         "variant": game.variant.id,
-        "rules": {"edition": game.rulebook.edition.value},
+        "rules": rulebook_to_json(game.rulebook),
         "phases": phases,
         "position": position_to_json(board, game.position),
         "winners": list(game.winners),
@@ -146,9 +183,9 @@ def game_from_json(data: dict[str, Any]) -> Game:
         variant = get_variant(data["variant"])
     except KeyError as exc:
         raise RecordError(str(exc.args[0]) if exc.args else "missing 'variant'") from exc
-    board = variant.board
+    board = variant.board  # ids of spaces and locations do not depend on links
     try:
-        rulebook = Rulebook.of(data.get("rules", {}).get("edition", "2023"))
+        rulebook = rulebook_from_json(data.get("rules", {}), variant.rulebook)
         history = []
         for k, ph in enumerate(data["phases"]):
             where = f"phases[{k}]"

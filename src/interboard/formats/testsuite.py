@@ -11,6 +11,10 @@ from pathlib import Path
 
 _SECTIONS = {
     "PRESTATE",
+    "PRESTATE_LINKS",
+    "POSTSTATE_LINKS",
+    "POSTSTATE_CUTS",
+    "PRESTATE_CUTS",
     "PRESTATE_SUPPLYCENTER_OWNERS",
     "PRESTATE_DISLODGED",
     "ORDERS",
@@ -34,6 +38,9 @@ class PhaseBlock:
     poststate: dict[str, list[str]] = field(default_factory=dict)
     dislodged: dict[str, list[str]] = field(default_factory=dict)
     centres: dict[str, list[str]] = field(default_factory=dict)
+    links: dict[str, list[str]] = field(default_factory=dict)
+    cuts: dict[str, list[str]] = field(default_factory=dict)
+    winners: dict[str, list[str]] = field(default_factory=dict)
 
     def expected(self, table: dict[str, list[str]] | dict[str, dict[str, str]], edition: str) -> object:
         return table.get(edition, table.get(""))
@@ -49,7 +56,12 @@ class Case:
     """Editions the case applies to; empty means every edition."""
     prestate: list[str] = field(default_factory=list)
     prestate_centres: list[str] | None = None
+    prestate_links: list[str] = field(default_factory=list)
+    prestate_cuts: list[str] = field(default_factory=list)
     blocks: list[PhaseBlock] = field(default_factory=list)
+    variant: str = "standard"
+    options: tuple[str, ...] = ()
+    """Rule options, ``name`` or ``name=value`` (``link_limit=2``, ``cut_printed``)."""
 
 
 class CaseFileError(ValueError):
@@ -68,6 +80,7 @@ def parse_cases(text: str, source: str = "<cases>") -> list[Case]:
     block: PhaseBlock | None = None
     section: str | None = None
     edition = ""
+    file_variant = "standard"
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -75,12 +88,13 @@ def parse_cases(text: str, source: str = "<cases>") -> list[Case]:
         head, _, rest = line.partition(" ")
         rest = rest.strip()
         if head == "VARIANT_ALL":
+            file_variant = rest.lower()
             continue
         if head == "CASE":
             if case is not None:
                 raise CaseFileError(source, number, f"CASE {case.id} has no END")
             ident, _, title = rest.partition(" ")
-            case = Case(ident, title.strip(), source, number)
+            case = Case(ident, title.strip(), source, number, variant=file_variant)
             block, section = None, None
             continue
         if case is None:
@@ -91,6 +105,17 @@ def parse_cases(text: str, source: str = "<cases>") -> list[Case]:
             continue
         if head == "EDITION":
             case.editions = (*case.editions, rest)
+            continue
+        if head == "VARIANT":
+            case.variant = rest.lower()
+            continue
+        if head == "OPTIONS":
+            case.options = (*case.options, *rest.split())
+            continue
+        if head == "POSTSTATE_WINNERS":
+            if block is None:
+                raise CaseFileError(source, number, "POSTSTATE_WINNERS before PRESTATE_SETPHASE")
+            block.winners[""] = rest.split()
             continue
         if head == "PRESTATE_SETPHASE":
             block = PhaseBlock(rest)
@@ -106,6 +131,8 @@ def parse_cases(text: str, source: str = "<cases>") -> list[Case]:
             section, edition = head, rest
             if head == "PRESTATE_SUPPLYCENTER_OWNERS":
                 case.prestate_centres = []
+            elif head in ("PRESTATE_LINKS", "PRESTATE_CUTS"):
+                pass
             elif block is None:
                 raise CaseFileError(source, number, f"{head} before PRESTATE_SETPHASE")
             elif head == "RESULTS":
@@ -116,14 +143,22 @@ def parse_cases(text: str, source: str = "<cases>") -> list[Case]:
                 block.dislodged[edition] = []
             elif head == "POSTSTATE_SUPPLYCENTER_OWNERS":
                 block.centres[edition] = []
+            elif head == "POSTSTATE_LINKS":
+                block.links[edition] = []
+            elif head == "POSTSTATE_CUTS":
+                block.cuts[edition] = []
             continue
-        if section is None or (block is None and section != "PRESTATE_SUPPLYCENTER_OWNERS"):
+        if section is None or (block is None and not section.startswith("PRESTATE")):
             raise CaseFileError(source, number, f"'{line}' outside a section")
         if section == "PRESTATE":
             case.prestate.append(line)
         elif section == "PRESTATE_SUPPLYCENTER_OWNERS":
             assert case.prestate_centres is not None
             case.prestate_centres.append(line)
+        elif section == "PRESTATE_LINKS":
+            case.prestate_links.append(line)
+        elif section == "PRESTATE_CUTS":
+            case.prestate_cuts.append(line)
         elif section == "PRESTATE_DISLODGED":
             raise CaseFileError(
                 source, number, "PRESTATE_DISLODGED is not supported: give the movement phase"
@@ -146,6 +181,10 @@ def parse_cases(text: str, source: str = "<cases>") -> list[Case]:
                 block.dislodged[edition].append(line)
             elif section == "POSTSTATE_SUPPLYCENTER_OWNERS":
                 block.centres[edition].append(line)
+            elif section == "POSTSTATE_LINKS":
+                block.links[edition].append(line)
+            elif section == "POSTSTATE_CUTS":
+                block.cuts[edition].append(line)
     if case is not None:
         raise CaseFileError(source, case.line, f"CASE {case.id} has no END")
     return cases
