@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from interboard.board import UnitKind, load_shipped_board
+from interboard.board import Board, UnitKind, load_shipped_board
 from interboard.diplomacy import (
+    AmbiguousPlaceError,
     Build,
     Convoy,
     Disband,
@@ -122,3 +123,61 @@ def test_errors_name_the_fault(text: str, error: type[Exception], fragment: str)
     assert fragment in str(info.value)
     if text:
         assert repr(text) in str(info.value)
+
+
+# ---- linked boards: every place names its board
+
+
+def _te(variant: str) -> Board:
+    from interboard.diplomacy.variants import get_variant
+
+    return get_variant(variant).board
+
+
+@pytest.mark.parametrize(
+    ("variant", "text", "expected"),
+    [
+        ("twin_earths_1", "A Munich I-Munich II", "A MUN-I - MUN-II"),
+        ("twin_earths_1", "A Munich I - Kiel I", "A MUN-I - KIE-I"),
+        ("twin_earths_1", "a mun i-mun ii", "A MUN-I - MUN-II"),
+        ("twin_earths_1", "F Mid-Atlantic Ocean II - Spain(nc) II", "F MAO-II - SPA/NC-II"),
+        ("twin_earths_3", "A Mun-Y - Bur-Y", "A MUN-Y - BUR-Y"),
+        ("twin_earths_3", "F Aeg-Z - Mun-Y", "F AEG-Z - MUN-Y"),
+        ("twin_earths_3", "F Spa/nc-Y", "F SPA/NC-Y H"),
+        ("twin_earths_3", "F Spa-Y/nc - Mao-Y", "F SPA/NC-Y - MAO-Y"),
+        ("twin_earths_3", "F Aegean Sea-Z S A Greece-Z - Munich-Y", "F AEG-Z S A GRE-Z - MUN-Y"),
+        ("twin_earths_3", "LINK Mun-Y Aeg-Z", "LINK MUN-Y AEG-Z"),
+        ("twin_earths_3", "link Nth-Y - Nth-Z", "LINK NTH-Y NTH-Z"),
+        ("twin_earths_3", "DESTROY Mun-Z Bur-Z", "DESTROY MUN-Z BUR-Z"),
+        ("twin_earths_3", "Reinforce Spa/sc-Y Tys-Z", "REINFORCE SPA/SC-Y TYS-Z"),
+        ("hyperspace_2", "SEPARATE Par Bur", "DESTROY PAR BUR"),
+    ],
+)
+def test_board_qualified_notations(variant: str, text: str, expected: str) -> None:
+    board = _te(variant)
+    order = parse_order(board, text)
+    assert format_order(board, order) == expected
+    assert parse_order(board, format_order(board, order)) == order
+
+
+@pytest.mark.parametrize(
+    ("variant", "text", "fragment"),
+    [
+        ("twin_earths_1", "A Munich - Kiel I", "'munich' needs its board: Munich-I or Munich-II"),
+        ("twin_earths_1", "A Munich I - Kiel", "'kiel' needs its board: Kiel-I or Kiel-II"),
+        ("twin_earths_3", "F Aeg - Mun-Y", "'aeg' needs its board: Aegean Sea-Y or Aegean Sea-Z"),
+        ("twin_earths_3", "LINK Mun-Y Hol", "'hol' needs its board: Holland-Y or Holland-Z"),
+    ],
+)
+def test_a_place_without_its_board_names_the_choices(variant: str, text: str, fragment: str) -> None:
+    with pytest.raises(AmbiguousPlaceError) as info:
+        parse_order(_te(variant), text)
+    assert fragment in str(info.value)
+    assert isinstance(info.value, UnknownPlaceError)
+
+
+def test_power_names_with_boards() -> None:
+    po = parse_power_order(_te("twin_earths_3"), "Germany-Y: A Mun-Y - Bur-Y")
+    assert po.power == "GERMANY-Y"
+    with pytest.raises(UnknownPlaceError, match="unknown power 'Germany'"):
+        parse_power_order(_te("twin_earths_3"), "Germany: A Mun-Y - Bur-Y")
