@@ -84,3 +84,33 @@ def test_replay_of_own_record(tmp_path: Path) -> None:
     out = runner.invoke(app, ["replay", str(path)])
     assert out.exit_code == 1
     assert "F1901M: next position differs" in out.output
+
+
+def test_play_twin_earths_three_with_a_link(tmp_path: Path) -> None:
+    save = tmp_path / "te3.json"
+    # Austria-Y builds and links; the other thirteen powers enter nothing; quit in Spring 1901.
+    keys = "Build A Vienna-Y\nLINK Vie-Y Vie-Z\nLINK Tri-Y Adr-Z\n\n" + "\n" * 13 + ":quit\n"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "interboard.cli.main",
+            "play",
+            "twin_earths_3",
+            "--link-limit",
+            "5",
+            "--save",
+            str(save),
+        ],
+        input=keys,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Vienna Z is in the homeland of AUSTRIA-Z" in proc.stdout
+    assert "Austria-Y: LINK TRI-Y ADR-Z: succeeds" in proc.stdout
+    assert "links (oldest first): TRI-Y=ADR-Z" in proc.stdout
+    record = json.loads(save.read_text())
+    assert record["position"]["links"] == [["TRI-Y", "ADR-Z"]]
+    assert record["rules"]["links"]["limit"] == 5

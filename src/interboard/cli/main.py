@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -166,6 +167,15 @@ def play(
     edition: Annotated[EditionOpt, typer.Option(help="Rulebook edition.")] = EditionOpt.e2023,
     load: Annotated[Path | None, typer.Option(help="Continue a saved game.")] = None,
     save: Annotated[Path | None, typer.Option(help="Save the game here after every phase.")] = None,
+    link_limit: Annotated[
+        int | None, typer.Option(help="Twin Earths III optional rule 1: at most this many links.")
+    ] = None,
+    cut_printed: Annotated[
+        bool, typer.Option(help="Twin Earths III optional rule 2: DESTROY may cut a printed adjacency.")
+    ] = False,
+    cross_board_only: Annotated[
+        bool, typer.Option(help="Twin Earths III optional rule 3: links join different boards only.")
+    ] = False,
 ) -> None:
     """Play a local game at one keyboard: each power in turn types its orders.
 
@@ -177,7 +187,18 @@ def play(
             game = load_game(load)
         else:
             v = get_variant(variant)
-            game = Game.new(v, v.rulebook.with_edition(edition.value))
+            rulebook = v.rulebook.with_edition(edition.value)
+            if link_limit is not None or cut_printed or cross_board_only:
+                if rulebook.links is None:
+                    raise _fail(f"{v.id} has no link orders: the link options do not apply")
+                links = replace(
+                    rulebook.links,
+                    limit=link_limit if link_limit is not None else rulebook.links.limit,
+                    cut_printed=cut_printed or rulebook.links.cut_printed,
+                    cross_board_only=cross_board_only or rulebook.links.cross_board_only,
+                )
+                rulebook = replace(rulebook, links=links)
+            game = Game.new(v, rulebook)
     except (RecordError, KeyError, MapDataError) as exc:
         raise _fail(str(exc.args[0]) if isinstance(exc, KeyError) else str(exc)) from exc
     while not game.over:

@@ -24,6 +24,12 @@ def position_text(board: Board, position: Position) -> str:
         lines.append(f"  {power.name} ({len(centres)} centres, {len(units)} units)")
         lines.append(f"    units:   {' '.join(units) or '-'}")
         lines.append(f"    centres: {' '.join(centres) or '-'}")
+    if position.links:
+        pairs = ", ".join(f"{board.locations[a].id}={board.locations[b].id}" for a, b in position.links)
+        lines.append(f"  links (oldest first): {pairs}")
+    if position.cuts:
+        pairs = ", ".join(f"{board.spaces[a].id}/{board.spaces[b].id}" for a, b in sorted(position.cuts))
+        lines.append(f"  cut adjacencies: {pairs}")
     for d in position.dislodged:
         options = " ".join(board.locations[x].id for x in d.retreats) or "none: must disband"
         lines.append(
