@@ -77,7 +77,8 @@ def _rulebook(case: Case, edition: str) -> Rulebook:
     settings: dict[str, object] = {}
     for option in case.options:
         key, _, value = option.partition("=")
-        settings[key] = int(value) if value else True
+        # The option names of twin_earths_3_rules(), for LinkRules' fields.
+        settings[{"link_limit": "limit"}.get(key, key)] = int(value) if value else True
     if settings:
         assert rulebook.links is not None, f"{case.id}: options need a variant with link orders"
         rulebook = replace(rulebook, links=replace(rulebook.links, **settings))  # type: ignore[arg-type]
