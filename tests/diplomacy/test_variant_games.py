@@ -19,7 +19,20 @@ from dataclasses import dataclass, field
 import pytest
 
 from interboard.board import Board, SpaceKind, UnitKind
-from interboard.diplomacy import DestroyLink, Link, Order, PhaseKind, Position, Reason, Rulebook, Season
+from interboard.diplomacy import (
+    Build,
+    DestroyLink,
+    Link,
+    Order,
+    Phase,
+    PhaseKind,
+    Position,
+    Reason,
+    Remove,
+    Rulebook,
+    Season,
+    Unit,
+)
 from interboard.diplomacy.engine import PhaseOutcome
 from interboard.diplomacy.game import Game
 from interboard.diplomacy.links import LINK_ORDERS, link_pair
@@ -30,11 +43,31 @@ from interboard.formats.record import game_from_json, game_to_json
 MAX_PHASES = 200
 SAVE_EVERY = 20
 SEEDS = (1, 2)
+CIVIL_DISORDER = 0.5
+"""Chance, in an adjustment phase, that one power with removals due orders none (civil disorder)."""
 TE3_OPTIONS = twin_earths_3_rules(link_limit=5, cut_printed=True, cross_board_only=True)
 
 CASES = [pytest.param(vid, None, seed, id=f"{vid}-{seed}") for vid in VARIANTS for seed in SEEDS] + [
     pytest.param("twin_earths_3", TE3_OPTIONS, seed, id=f"twin_earths_3-options-{seed}") for seed in SEEDS
 ]
+
+
+_REFUSALS = (
+    "homeland",
+    "which coast",
+    "already adjacent",
+    "already linked",
+    "already cut",
+    "different boards",
+    "two different spaces",
+    "there is no link",
+    "may give only",
+    "may give no",
+    "not given in this phase",
+    "opening Winter",
+    "no REINFORCE",
+)
+"""Kinds of refusal of a link order, by a phrase of the message."""
 
 
 @dataclass
@@ -46,10 +79,14 @@ class Seen:
     links_destroyed: int = 0
     """By DESTROY orders (not dropped by Optional 1's limit)."""
     cuts_made: int = 0
+    destroys_bounced: int = 0
+    """DESTROY orders that failed against as many REINFORCE orders."""
     refused_links: Counter[str] = field(default_factory=Counter)
     shores: set[int] = field(default_factory=set)
     """Inland spaces that a link to a sea made a shore at some time."""
     fleets_inland: int = 0
+    civil_disorder: int = 0
+    """Units removed by the civil-disorder rule."""
 
 
 @pytest.mark.parametrize(("variant_id", "rulebook", "seed"), CASES)
@@ -66,6 +103,8 @@ def test_random_games(variant_id: str, rulebook: Rulebook | None, seed: int) -> 
             twin, game = game, _reloaded(game)
         before = game.position
         orders, choices = random_phase_choices(variant, before, rng, game.rulebook)
+        if before.phase.kind is PhaseKind.ADJUSTMENTS and rng.random() < CIVIL_DISORDER:
+            orders = _without_removals(orders, rng)
         outcome = game.process(orders)
         if twin is not None:
             _assert_same_outcome(twin.process(orders), outcome, f"phase {k} after reloading")
@@ -75,14 +114,17 @@ def test_random_games(variant_id: str, rulebook: Rulebook | None, seed: int) -> 
     _reloaded(game, resave=True)
 
     assert seen.kinds == set(PhaseKind), seen.kinds
+    assert seen.civil_disorder > 0
     links = game.rulebook.links
     if links is None:
         assert seen.links_made == seen.links_destroyed == sum(seen.refused_links.values()) == 0
         return
     assert seen.links_made > 0 and seen.links_destroyed > 0, seen
-    assert sum(seen.refused_links.values()) > 0, "no deliberately illegal link order was refused"
+    assert len(seen.refused_links) >= 5, seen.refused_links  # kinds of deliberately illegal orders
     if links.cut_printed:
         assert seen.cuts_made > 0
+    if links.reinforce:
+        assert seen.destroys_bounced > 0
 
 
 def test_random_phase_orders_is_seeded_and_gives_link_orders() -> None:
@@ -94,6 +136,32 @@ def test_random_phase_orders_is_seeded_and_gives_link_orders() -> None:
     assert not [o for _, o in first if isinstance(o, LINK_ORDERS) and not isinstance(o, Link)]
     order = [p.id for p in variant.board.powers]
     assert [p for p, _ in first] == sorted((p for p, _ in first), key=order.index)
+
+
+def _without_removals(orders: list[tuple[str, Order]], rng: random.Random) -> list[tuple[str, Order]]:
+    """``orders`` without the removals of one power (its units go by the civil-disorder rule)."""
+    removing = sorted({p for p, o in orders if isinstance(o, Remove)})
+    if not removing:
+        return orders
+    power = rng.choice(removing)
+    return [(p, o) for p, o in orders if p != power or not isinstance(o, Remove)]
+
+
+def test_civil_disorder_does_not_depend_on_the_order_of_units() -> None:
+    variant = VARIANTS["twin_earths_1"]
+    board = variant.board
+    centres = {board.space_by_id["BER-I"]: "GERMANY", board.space_by_id["BER-II"]: "GERMANY"}
+    removed = set()
+    for order in (("MUN-I", "MUN-II", "BER-I"), ("MUN-II", "MUN-I", "BER-I")):
+        units = {}
+        for loc_id in order:
+            loc = board.location_by_id[loc_id]
+            units[board.locations[loc].space] = Unit("GERMANY", UnitKind.ARMY, loc)
+        game = Game(variant, variant.rulebook, Position(Phase.parse("W1905A"), units, dict(centres)))
+        [result] = game.process([]).results  # one removal due, none ordered
+        assert isinstance(result.order, Remove)
+        removed.add(board.locations[result.order.loc].id)
+    assert len(removed) == 1, removed
 
 
 # ---------------------------------------------------------------------- save, load, compare
@@ -134,6 +202,9 @@ def _assert_same_outcome(a: PhaseOutcome, b: PhaseOutcome, where: str) -> None:
 def _check_results(outcome: PhaseOutcome, choices: list[LinkChoice], seen: Seen) -> None:
     unit_results = [r for r in outcome.results if not isinstance(r.order, LINK_ORDERS)]
     assert not [r for r in unit_results if r.reason is Reason.ILLEGAL], outcome.phase
+    seen.civil_disorder += sum(
+        1 for r in unit_results if isinstance(r.order, Remove) and r.reason is Reason.NOT_ORDERED
+    )
     link_results: dict[tuple[str, Order], list[tuple[bool, str]]] = {}
     for r in outcome.results:
         if isinstance(r.order, LINK_ORDERS):
@@ -143,7 +214,7 @@ def _check_results(outcome: PhaseOutcome, choices: list[LinkChoice], seen: Seen)
         assert refused is not c.meant_legal, (outcome.phase, c, message)
         if refused:
             assert message, (outcome.phase, c)
-            seen.refused_links[message.split()[0]] += 1
+            seen.refused_links[next((k for k in _REFUSALS if k in message), message)] += 1
     assert not [v for v in link_results.values() if v], "a result for a link order nobody gave"
 
 
@@ -185,6 +256,9 @@ def _check_position(
             if isinstance(r.order, DestroyLink) and r.succeeded
         }
         seen.links_destroyed += len(destroyed & (set(before.links) - set(after.links)))
+        seen.destroys_bounced += sum(
+            1 for r in outcome.results if isinstance(r.order, DestroyLink) and r.reason is Reason.BOUNCED
+        )
         for links in (before.links, after.links):
             for a, b in links:
                 sa, sb = spaces[locations[a].space], spaces[locations[b].space]
@@ -204,6 +278,9 @@ def _check_position(
     elif kind is PhaseKind.RETREATS:
         assert len(before.units) <= len(units) <= len(before.units) + len(before.dislodged), where
     else:
+        built = sum(1 for r in outcome.results if isinstance(r.order, Build) and r.succeeded)
+        removed = sum(1 for r in outcome.results if isinstance(r.order, Remove) and r.succeeded)
+        assert len(units) == len(before.units) + built - removed, where
         for p in printed.powers:
             # A Winter's removals are always possible (there are more units than centres to remove
             # from), so after it no power keeps more units than centres.

@@ -146,14 +146,21 @@ _MAX_CACHED = 256
 
 def with_links(base: Board, links: Iterable[tuple[int, int]], cuts: Iterable[tuple[int, int]] = ()) -> Board:
     """``base`` with links (location pairs) added and cut adjacencies (space pairs) removed."""
+    cache = _LINKED.setdefault(base, {})
+    if isinstance(links, tuple) and isinstance(cuts, frozenset):
+        # Positions hold their links as a tuple of sorted pairs: look that up as it is first.
+        found = cache.get((links, cuts))
+        if found is not None:
+            return found
     link_key = tuple(sorted((min(a, b), max(a, b)) for a, b in links))
     cut_key = frozenset((min(a, b), max(a, b)) for a, b in cuts)
     if not link_key and not cut_key:
         return base
-    cache = _LINKED.setdefault(base, {})
     key = (link_key, cut_key)
     found = cache.get(key)
     if found is not None:
+        if isinstance(links, tuple) and isinstance(cuts, frozenset):
+            cache[(links, cuts)] = found
         return found
     army = [set(x) for x in base.army_adj]
     fleet = [set(x) for x in base.fleet_adj]
@@ -194,4 +201,6 @@ def with_links(base: Board, links: Iterable[tuple[int, int]], cuts: Iterable[tup
     if len(cache) >= _MAX_CACHED:
         cache.clear()
     cache[key] = linked
+    if isinstance(links, tuple) and isinstance(cuts, frozenset):
+        cache[(links, cuts)] = linked
     return linked

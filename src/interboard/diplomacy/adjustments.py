@@ -123,9 +123,9 @@ def civil_disorder_removals(
     """The units removed when ``power`` orders too few removals.
 
     2023: farthest from the nearest centre the power owns, both kinds counting over land and sea;
-    ties go to fleets first, then by the province's English name. 2000 (MILA's reading of DATC
-    v2.4): farthest from a home centre, armies over land and sea, fleets only by fleet moves; ties
-    go to fleets first, then by location id.
+    ties go to fleets first, then by the province's English name (and board, on joined boards).
+    2000 (MILA's reading of DATC v2.4): farthest from a home centre, armies over land and sea,
+    fleets only by fleet moves; ties go to fleets first, then by location id.
     """
     t = tables(board)
     mine = [u for u in units.values() if u.power == power]
@@ -136,7 +136,8 @@ def civil_disorder_removals(
             key=lambda u: (
                 -_distance(board, u, goals, any_terrain=True),
                 u.kind is not UnitKind.FLEET,
-                board.spaces[t.loc_space[u.loc]].name.lower(),
+                # The English name, with its board on joined boards (Munich I before Munich II).
+                board.place_name(t.loc_space[u.loc]).lower(),
             ),
         )
     else:

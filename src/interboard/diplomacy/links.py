@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..board import Board, SpaceKind
+from ..board.geography import link_carries
 from .orders import DestroyLink, Link, Order, ReinforceLink
 from .results import OrderResult, Reason
 from .rules import LinkRules
@@ -100,6 +101,10 @@ def resolve_links(
             continue
         used[key] += 1
         pair = link_pair(printed, order.a, order.b)
+        if not isinstance(order, Link) and pair not in existing:
+            # A DESTROY or REINFORCE may name a province where the link names its coast.
+            space_pair = _space_pair(printed, order.a, order.b)
+            pair = next((p for p in existing if _space_pair(printed, *p) == space_pair), pair)
         accepted.append((power, order, pair))
         if isinstance(order, Link):
             space_pair = _space_pair(printed, order.a, order.b)
@@ -177,16 +182,30 @@ def _problem(
                 return f"say which coast of {printed.place_name(s.index)} the link reaches"
         if pair in existing:
             return f"{na} and {nb} are already linked"
-        if space_pair not in cuts and _printed_adjacent(printed, space_pair):
+        if space_pair not in cuts and _carries_nothing_new(printed, pair):
             return f"{na} and {nb} are already adjacent"
         return ""
     if pair in existing:
+        return ""
+    same_spaces = [p for p in existing if _space_pair(printed, *p) == space_pair]
+    if len(same_spaces) > 1:
+        return f"say which coast: {na} and {nb} are linked more than once"
+    if same_spaces:
         return ""
     if isinstance(order, DestroyLink) and rules.cut_printed and _printed_adjacent(printed, space_pair):
         if space_pair in cuts:
             return f"the adjacency of {na} and {nb} is already cut"
         return ""
     return f"there is no link between {na} and {nb}"
+
+
+def _carries_nothing_new(printed: Board, pair: tuple[int, int]) -> bool:
+    """Whether the printed board already joins what a link of ``pair`` would carry (a link from the
+    Gulf of Lyon to Spain's north coast is new; one from Munich to Bohemia is not)."""
+    by_army, by_fleet = link_carries(printed, *pair)
+    if by_army is not None and by_army[1] not in printed.army_adj[by_army[0]]:
+        return False
+    return by_fleet is None or by_fleet[1] in printed.fleet_adj[by_fleet[0]]
 
 
 def _printed_adjacent(printed: Board, space_pair: tuple[int, int]) -> bool:

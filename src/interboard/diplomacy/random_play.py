@@ -35,7 +35,8 @@ ILLEGAL_SHARE = 0.08
 
 _LinkOrder = Link | DestroyLink | ReinforceLink
 _HYPER_LINK = 0.3
-"""Hyperspace II: chance that a power orders a LINK in a movement phase (and, at most, of a DESTROY)."""
+"""Hyperspace II: chance that a power orders a LINK in a movement phase; a DESTROY is as likely once
+the link set is crowded."""
 _CROWDED = 60
 """Links at which DESTROY orders become as likely as LINK orders: random play keeps the link set near
 this size, not growing without end (a crowded geography makes every phase slower)."""
@@ -203,9 +204,11 @@ class _Chooser:
                 kinds.append((lambda: DestroyLink(*self._oriented(rng.choice(links))), False))
         if self.cuts and rules.cut_printed:
             kinds.append((self._cut_again, False))
-        kinds.extend((make, True) for make in past)
         for _ in range(5):
-            make, is_past = rng.choice(kinds)
+            if past and rng.random() < 0.4:
+                make, is_past = rng.choice(past), True
+            else:
+                make, is_past = rng.choice(kinds)
             order = make()
             if order is not None:
                 return order, is_past
