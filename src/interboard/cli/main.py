@@ -96,13 +96,13 @@ def adjudicate(
         raise _fail("\n".join(errors))
     outcome = step(board, pos, parsed, v.rulebook.with_edition(edition.value))
     if as_json:
-        from ..formats.record import _result_to_json
+        from ..formats.record import result_to_json
 
         typer.echo(
             json.dumps(
                 {
                     "phase": outcome.phase.name,
-                    "results": [_result_to_json(board, r) for r in outcome.results],
+                    "results": [result_to_json(board, r) for r in outcome.results],
                     "position": position_to_json(board, outcome.position),
                     "winners": list(outcome.winners),
                 },
@@ -289,6 +289,31 @@ def bench(
         f"{total} phases in {elapsed:.2f} s: {total / elapsed:,.0f} phases/s with order generation, "
         f"{total / spent_step:,.0f} phases/s adjudication alone"
     )
+
+
+@app.command()
+def serve(
+    db: Annotated[
+        str | None,
+        typer.Option(help="Database URL (default: SQLite file interboard.sqlite, or $INTERBOARD_DB)."),
+    ] = None,
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    tick: Annotated[float, typer.Option(help="Seconds between deadline checks.")] = 1.0,
+) -> None:
+    """Run the game master: the HTTP API (and its web pages) over a database."""
+    try:
+        import uvicorn
+
+        from ..service.api import create_app
+        from ..service.store import default_url
+    except ImportError as exc:
+        raise _fail(
+            f"the server needs its extra: pip install 'interboard[server]' ({exc.name} is missing)"
+        ) from exc
+    url = db or default_url()
+    typer.echo(f"interboard serving on http://{host}:{port} with {url.split('://', 1)[0]} database")
+    uvicorn.run(create_app(url, tick=tick), host=host, port=port, log_level="info")
 
 
 @app.command("export")

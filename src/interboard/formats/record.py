@@ -93,7 +93,7 @@ def position_from_json(board: Board, data: dict[str, Any], where: str = "positio
         raise RecordError(f"{where}: {exc.__class__.__name__}: {exc}") from exc
 
 
-def _result_to_json(board: Board, r: OrderResult) -> dict[str, Any]:
+def result_to_json(board: Board, r: OrderResult) -> dict[str, Any]:
     out: dict[str, Any] = {"power": r.power, "order": format_order(board, r.order), "succeeded": r.succeeded}
     if r.reason is not None:
         out["reason"] = r.reason.value
@@ -161,7 +161,7 @@ def game_to_json(game: Game) -> dict[str, Any]:
             {
                 "position": position_to_json(board, rec.position),
                 "orders": orders,
-                "results": [_result_to_json(board, r) for r in rec.results],
+                "results": [result_to_json(board, r) for r in rec.results],
             }
         )
     return {

@@ -1,0 +1,1 @@
+"""The game master: persistent multi-player games over HTTP (FastAPI, SQLAlchemy)."""

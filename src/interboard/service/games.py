@@ -1,0 +1,580 @@
+"""Game lifecycle and every change a request can make, each in one transaction.
+
+The service knows seats, phases, deadlines, orders and press; the rules are the family's. A phase
+is processed exactly once: the update that moves a game on checks the version it read (and on
+PostgreSQL the row is locked while it is read), so a second processor, or a request racing the
+deadline, finds the game already moved on and does nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Engine, or_, select, update
+from sqlalchemy.orm import Session
+
+from .families import FamilyError, GameFamily, get_family
+from .models import GameRow, MessageRow, OrdersRow, PhaseRow, SeatRow
+from .security import hash_token, new_token, token_matches
+
+log = logging.getLogger(__name__)
+
+PRESS_RULES = ("none", "broadcast", "full")
+"""none: no press; broadcast: messages to everyone only; full: to any chosen seats or everyone."""
+MAX_ORDERS = 200
+MAX_MESSAGE = 4000
+
+
+class ServiceError(Exception):
+    """A refused request; ``status`` is the HTTP status the API answers with."""
+
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotFound(ServiceError):
+    status = 404
+
+
+class Forbidden(ServiceError):
+    status = 403
+
+
+class Conflict(ServiceError):
+    status = 409
+
+
+class Invalid(ServiceError):
+    status = 422
+
+    def __init__(self, message: str, details: list[dict[str, Any]] | None = None) -> None:
+        super().__init__(message)
+        self.details = details or []
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass
+class NewGame:
+    family: str = "diplomacy"
+    variant: str = "standard"
+    title: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    press: str = "full"
+    deadlines: dict[str, int] = field(default_factory=dict)
+    """Seconds per phase kind (movement, retreats, adjustments); a kind without one waits for all."""
+    seats: dict[str, str] = field(default_factory=dict)
+    """Seat -> 'open' (the default), 'bot', or a player's name (the seat is assigned)."""
+    autostart: bool = True
+
+
+@dataclass
+class Created:
+    game_id: str
+    gm_token: str
+    seat_tokens: dict[str, str]
+
+
+def _iso(dt: datetime | None) -> str | None:
+    aware = _aware(dt)
+    return aware.isoformat() if aware else None
+
+
+def _aware(dt: datetime | None) -> datetime | None:
+    if dt is not None and dt.tzinfo is None:
+        return dt.replace(tzinfo=UTC)  # SQLite hands naive datetimes back
+    return dt
+
+
+class GameService:
+    def __init__(self, engine: Engine, clock: Callable[[], datetime] = utcnow) -> None:
+        self.engine = engine
+        self.clock = clock
+        self.locking = engine.dialect.name == "postgresql"
+
+    @contextmanager
+    def _tx(self) -> Iterator[Session]:
+        with Session(self.engine, expire_on_commit=False) as session, session.begin():
+            yield session
+
+    def _game(self, session: Session, game_id: str, lock: bool = False) -> GameRow:
+        stmt = select(GameRow).where(GameRow.id == game_id)
+        if lock and self.locking:
+            stmt = stmt.with_for_update()
+        row = session.scalars(stmt).first()
+        if row is None:
+            raise NotFound(f"no game {game_id!r}")
+        return row
+
+    def _seats(self, session: Session, game_id: str) -> list[SeatRow]:
+        return list(session.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.id)))
+
+    def _seat_by_token(self, session: Session, game_id: str, token: str | None) -> SeatRow:
+        if not token:
+            raise Forbidden("this needs a seat's token (Authorization: Bearer <token>)")
+        row = session.scalars(
+            select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.token_hash == hash_token(token))
+        ).first()
+        if row is None:
+            raise Forbidden("that token holds no seat in this game")
+        return row
+
+    def _require_gm(self, game: GameRow, token: str | None) -> None:
+        if not token or not token_matches(token, game.gm_token_hash):
+            raise Forbidden("only the game master may do this")
+
+    # ------------------------------------------------------------------ lifecycle
+    def variants(self, family: str = "diplomacy") -> list[dict[str, Any]]:
+        return [info.__dict__ for info in self._family(family).variants()]
+
+    def _family(self, name: str) -> GameFamily:
+        try:
+            return get_family(name)
+        except FamilyError as exc:
+            raise Invalid(str(exc)) from None
+
+    def create(self, req: NewGame) -> Created:
+        family = self._family(req.family)
+        if req.press not in PRESS_RULES:
+            raise Invalid(f"press must be one of {', '.join(PRESS_RULES)}")
+        for kind, seconds in req.deadlines.items():
+            if kind not in ("movement", "retreats", "adjustments") or not 1 <= seconds <= 30 * 86400:
+                raise Invalid(
+                    f"deadline {kind!r}: a phase kind (movement, retreats, adjustments) and 1 s to 30 days"
+                )
+        try:
+            state = family.new_state(req.variant, req.options)
+        except FamilyError as exc:
+            raise Invalid(str(exc)) from None
+        seats = family.seats(state)
+        unknown = set(req.seats) - set(seats)
+        if unknown:
+            raise Invalid(f"unknown seats {sorted(unknown)}; this variant has {', '.join(seats)}")
+        game_id = secrets.token_hex(8)
+        gm_token = new_token()
+        now = self.clock()
+        seat_tokens: dict[str, str] = {}
+        phase, _ = family.phase(state)
+        with self._tx() as s:
+            s.add(
+                GameRow(
+                    id=game_id,
+                    family=family.name,
+                    variant=state.get("variant", req.variant),
+                    title=req.title[:200] or f"{req.variant} game",
+                    settings={
+                        "options": req.options,
+                        "press": req.press,
+                        "deadlines": req.deadlines,
+                        "autostart": req.autostart,
+                        "missed_orders": "default",
+                    },
+                    status="forming",
+                    state=state,
+                    phase=phase,
+                    phase_index=0,
+                    version=0,
+                    gm_token_hash=hash_token(gm_token),
+                    created_at=now,
+                )
+            )
+            for seat in seats:
+                how = req.seats.get(seat, "open")
+                if how in ("open", "bot"):
+                    s.add(SeatRow(game_id=game_id, seat=seat, kind=how, ready=how == "bot"))
+                else:
+                    token = new_token()
+                    seat_tokens[seat] = token
+                    s.add(
+                        SeatRow(
+                            game_id=game_id,
+                            seat=seat,
+                            kind="player",
+                            player=how[:100],
+                            token_hash=hash_token(token),
+                        )
+                    )
+            s.flush()
+            self._maybe_autostart(s, self._game(s, game_id))
+        return Created(game_id, gm_token, seat_tokens)
+
+    def join(self, game_id: str, seat: str, player: str) -> str:
+        with self._tx() as s:
+            game = self._game(s, game_id, lock=True)
+            if game.status == "finished":
+                raise Conflict("the game is over")
+            row = next((r for r in self._seats(s, game_id) if r.seat == seat), None)
+            if row is None:
+                raise NotFound(f"no seat {seat!r} in this game")
+            if row.kind != "open":
+                raise Conflict(f"seat {seat} is taken")
+            token = new_token()
+            row.kind, row.player, row.token_hash = "player", (player or seat)[:100], hash_token(token)
+            game.version += 1
+            s.flush()
+            self._maybe_autostart(s, game)
+            return token
+
+    def _maybe_autostart(self, s: Session, game: GameRow) -> None:
+        full = all(r.kind != "open" for r in self._seats(s, game.id))
+        if game.status == "forming" and game.settings.get("autostart", True) and full:
+            self._start(game)
+
+    def _start(self, game: GameRow) -> None:
+        game.status = "active"
+        game.deadline = self._deadline_for(game)
+        game.version += 1
+
+    def _deadline_for(self, game: GameRow) -> datetime | None:
+        _, kind = get_family(game.family).phase(game.state)
+        seconds = game.settings.get("deadlines", {}).get(kind)
+        return self.clock() + timedelta(seconds=seconds) if seconds else None
+
+    def start(self, game_id: str, gm_token: str | None) -> None:
+        with self._tx() as s:
+            game = self._game(s, game_id, lock=True)
+            self._require_gm(game, gm_token)
+            if game.status != "forming":
+                raise Conflict(f"the game is {game.status}, not forming")
+            self._start(game)
+
+    def pause(self, game_id: str, gm_token: str | None) -> None:
+        with self._tx() as s:
+            game = self._game(s, game_id, lock=True)
+            self._require_gm(game, gm_token)
+            if game.status != "active":
+                raise Conflict(f"the game is {game.status}, not active")
+            deadline = _aware(game.deadline)
+            game.paused_left = (deadline - self.clock()).total_seconds() if deadline else None
+            game.status, game.deadline = "paused", None
+            game.version += 1
+
+    def resume(self, game_id: str, gm_token: str | None) -> None:
+        with self._tx() as s:
+            game = self._game(s, game_id, lock=True)
+            self._require_gm(game, gm_token)
+            if game.status != "paused":
+                raise Conflict(f"the game is {game.status}, not paused")
+            left = game.paused_left
+            game.deadline = self.clock() + timedelta(seconds=max(left, 0)) if left is not None else None
+            game.status, game.paused_left = "active", None
+            game.version += 1
+
+    def extend(self, game_id: str, gm_token: str | None, seconds: int) -> None:
+        if not 1 <= seconds <= 30 * 86400:
+            raise Invalid("extend by 1 s to 30 days")
+        with self._tx() as s:
+            game = self._game(s, game_id, lock=True)
+            self._require_gm(game, gm_token)
+            if game.status != "active":
+                raise Conflict(f"the game is {game.status}, not active")
+            base = _aware(game.deadline) or self.clock()
+            game.deadline = base + timedelta(seconds=seconds)
+            game.version += 1
+
+    # ------------------------------------------------------------------ seats' actions
+    def submit(self, game_id: str, token: str | None, phase: str, orders: list[str]) -> list[dict[str, Any]]:
+        """Replace a seat's orders for the current phase. All or nothing: if any order is refused,
+        none is stored and :class:`Invalid` lists what is wrong with each."""
+        if len(orders) > MAX_ORDERS:
+            raise Invalid(f"at most {MAX_ORDERS} orders")
+        with self._tx() as s:
+            game = self._game(s, game_id, lock=True)
+            seat = self._seat_by_token(s, game_id, token)
+            if game.status != "active":
+                raise Conflict(f"the game is {game.status}: no orders now")
+            if phase != game.phase:
+                raise Conflict(f"these orders are for {phase}, but the game is in {game.phase}")
+            family = get_family(game.family)
+            if seat.seat not in family.acting(game.state):
+                raise Conflict(f"{seat.seat} has nothing to order in {game.phase}")
+            checks = family.check(game.state, seat.seat, orders)
+            report = [
+                {"order": o, "ok": err is None, "error": err} for o, err in zip(orders, checks, strict=True)
+            ]
+            if any(err is not None for err in checks):
+                raise Invalid("some orders were refused; none was stored", report)
+            row = s.scalars(
+                select(OrdersRow).where(
+                    OrdersRow.game_id == game_id,
+                    OrdersRow.phase_index == game.phase_index,
+                    OrdersRow.seat == seat.seat,
+                )
+            ).first()
+            if row is None:
+                s.add(
+                    OrdersRow(
+                        game_id=game_id,
+                        phase_index=game.phase_index,
+                        seat=seat.seat,
+                        orders=orders,
+                        submitted_at=self.clock(),
+                    )
+                )
+            else:
+                row.orders, row.submitted_at = orders, self.clock()
+            game.version += 1
+            return report
+
+    def set_ready(self, game_id: str, token: str | None, ready: bool) -> None:
+        with self._tx() as s:
+            game = self._game(s, game_id, lock=True)
+            seat = self._seat_by_token(s, game_id, token)
+            if game.status != "active":
+                raise Conflict(f"the game is {game.status}")
+            seat.ready = ready
+            game.version += 1
+
+    def vote_draw(self, game_id: str, token: str | None, vote: bool) -> None:
+        with self._tx() as s:
+            game = self._game(s, game_id, lock=True)
+            seat = self._seat_by_token(s, game_id, token)
+            if game.status not in ("active", "paused"):
+                raise Conflict(f"the game is {game.status}")
+            seat.draw_vote = vote
+            game.version += 1
+            alive = self._alive(game)
+            voters = [r for r in self._seats(s, game_id) if r.seat in alive and r.kind == "player"]
+            if voters and all(r.draw_vote for r in voters):
+                game.status, game.deadline = "finished", None
+                game.result = {"draw": sorted(alive)}
+
+    def _alive(self, game: GameRow) -> set[str]:
+        family = get_family(game.family)
+        view = family.view(game.state)
+        eliminated = set(view.get("eliminated", []))
+        return {p for p in family.seats(game.state) if p not in eliminated}
+
+    def send_message(self, game_id: str, token: str | None, to: list[str] | None, body: str) -> int:
+        if not body.strip() or len(body) > MAX_MESSAGE:
+            raise Invalid(f"a message has 1 to {MAX_MESSAGE} characters")
+        with self._tx() as s:
+            game = self._game(s, game_id)
+            seat = self._seat_by_token(s, game_id, token)
+            press = game.settings.get("press", "full")
+            if press == "none":
+                raise Forbidden("this game has no press")
+            if to is not None:
+                if press == "broadcast":
+                    raise Forbidden("this game allows only messages to everyone")
+                seats = set(get_family(game.family).seats(game.state))
+                bad = [x for x in to if x not in seats]
+                if bad or not to:
+                    raise Invalid(f"unknown recipients {bad}" if bad else "name at least one recipient")
+            row = MessageRow(
+                game_id=game_id,
+                phase=game.phase,
+                sender=seat.seat,
+                recipients=sorted(set(to)) if to is not None else None,
+                body=body,
+                sent_at=self.clock(),
+            )
+            s.add(row)
+            game.version += 1
+            s.flush()
+            return row.id
+
+    # ------------------------------------------------------------------ views
+    def list_games(self) -> list[dict[str, Any]]:
+        with self._tx() as s:
+            rows = s.scalars(select(GameRow).order_by(GameRow.created_at.desc()).limit(200))
+            return [self._summary(s, g) for g in rows]
+
+    def _summary(self, s: Session, g: GameRow) -> dict[str, Any]:
+        seats = self._seats(s, g.id)
+        deadline = _aware(g.deadline)
+        return {
+            "id": g.id,
+            "title": g.title,
+            "family": g.family,
+            "variant": g.variant,
+            "status": g.status,
+            "phase": g.phase,
+            "phase_index": g.phase_index,
+            "version": g.version,
+            "deadline": deadline.isoformat() if deadline else None,
+            "press": g.settings.get("press"),
+            "options": g.settings.get("options", {}),
+            "seats": [
+                {
+                    "seat": r.seat,
+                    "kind": r.kind,
+                    "player": r.player,
+                    "ready": r.ready if g.status == "active" else False,
+                }
+                for r in seats
+            ],
+            "result": g.result,
+        }
+
+    def public_view(self, game_id: str) -> dict[str, Any]:
+        with self._tx() as s:
+            g = self._game(s, game_id)
+            family = get_family(g.family)
+            out = self._summary(s, g)
+            out["position"] = family.view(g.state)
+            out["acting"] = family.acting(g.state) if g.status == "active" else []
+            submitted = s.scalars(
+                select(OrdersRow.seat).where(
+                    OrdersRow.game_id == g.id, OrdersRow.phase_index == g.phase_index
+                )
+            )
+            out["submitted"] = sorted(submitted)  # who has ordered, never what
+            return out
+
+    def seat_view(self, game_id: str, token: str | None) -> dict[str, Any]:
+        view = self.public_view(game_id)
+        with self._tx() as s:
+            g = self._game(s, game_id)
+            seat = self._seat_by_token(s, game_id, token)
+            row = s.scalars(
+                select(OrdersRow).where(
+                    OrdersRow.game_id == game_id,
+                    OrdersRow.phase_index == g.phase_index,
+                    OrdersRow.seat == seat.seat,
+                )
+            ).first()
+            view["seat"] = {
+                "seat": seat.seat,
+                "player": seat.player,
+                "ready": seat.ready,
+                "draw_vote": seat.draw_vote,
+                "orders": row.orders if row else [],
+            }
+            view["messages"] = self._messages(s, game_id, seat.seat)
+            return view
+
+    def options(self, game_id: str, token: str | None) -> dict[str, Any]:
+        with self._tx() as s:
+            g = self._game(s, game_id)
+            seat = self._seat_by_token(s, game_id, token)
+            if g.status != "active":
+                return {}
+            return get_family(g.family).options(g.state, seat.seat)
+
+    def messages(self, game_id: str, token: str | None) -> list[dict[str, Any]]:
+        with self._tx() as s:
+            self._game(s, game_id)
+            seat = self._seat_by_token(s, game_id, token)
+            return self._messages(s, game_id, seat.seat)
+
+    def _messages(self, s: Session, game_id: str, seat: str) -> list[dict[str, Any]]:
+        rows = s.scalars(select(MessageRow).where(MessageRow.game_id == game_id).order_by(MessageRow.id))
+        return [
+            {
+                "id": m.id,
+                "phase": m.phase,
+                "from": m.sender,
+                "to": m.recipients,
+                "body": m.body,
+                "sent_at": _iso(m.sent_at),
+            }
+            for m in rows
+            if m.recipients is None or seat in m.recipients or m.sender == seat
+        ]
+
+    def history(self, game_id: str) -> list[dict[str, Any]]:
+        with self._tx() as s:
+            self._game(s, game_id)
+            rows = s.scalars(
+                select(PhaseRow).where(PhaseRow.game_id == game_id).order_by(PhaseRow.phase_index)
+            )
+            return [{"index": r.phase_index, "phase": r.phase, **r.record} for r in rows]
+
+    def version(self, game_id: str) -> int:
+        with self._tx() as s:
+            return self._game(s, game_id).version
+
+    # ------------------------------------------------------------------ processing
+    def due_games(self) -> list[str]:
+        """Active games whose deadline has passed, and those without a deadline (which move on
+        when every seat is ready; a ready request processes at once, this catches any it missed)."""
+        with self._tx() as s:
+            stmt = select(GameRow.id).where(
+                GameRow.status == "active",
+                or_(GameRow.deadline.is_(None), GameRow.deadline <= self.clock()),
+            )
+            return list(s.scalars(stmt))
+
+    def process_due(self) -> list[str]:
+        """Process every game whose phase is due; a game that fails is logged and skipped."""
+        done = []
+        for game_id in self.due_games():
+            try:
+                if self.try_process(game_id):
+                    done.append(game_id)
+            except Exception:
+                log.exception("processing game %s failed", game_id)
+        return done
+
+    def try_process(self, game_id: str, force: bool = False) -> bool:
+        """Process the game's current phase if it is due (deadline passed, or every acting seat
+        ready). Returns whether this call processed it; safe to call from any number of processes."""
+        with self._tx() as s:
+            game = self._game(s, game_id, lock=True)
+            if game.status != "active":
+                return False
+            family = get_family(game.family)
+            acting = set(family.acting(game.state))
+            seats = {r.seat: r for r in self._seats(s, game_id)}
+            deadline = _aware(game.deadline)
+            all_ready = all(seats[p].ready or seats[p].kind == "bot" for p in acting if p in seats)
+            if not (force or all_ready or (deadline is not None and deadline <= self.clock())):
+                return False
+            rows = s.scalars(
+                select(OrdersRow).where(
+                    OrdersRow.game_id == game_id, OrdersRow.phase_index == game.phase_index
+                )
+            )
+            orders = {r.seat: list(r.orders) for r in rows if r.seat in acting}
+            done = family.process(game.state, orders)
+            old_version, index = game.version, game.phase_index
+            next_phase, next_kind = family.phase(done.state)
+            finished = bool(done.winners)
+            seconds = game.settings.get("deadlines", {}).get(next_kind)
+            deadline = self.clock() + timedelta(seconds=seconds) if seconds and not finished else None
+            claimed = s.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id, GameRow.version == old_version)
+                .values(
+                    version=old_version + 1,
+                    state=done.state,
+                    phase=next_phase,
+                    phase_index=index + 1,
+                    status="finished" if finished else "active",
+                    deadline=deadline,
+                    result={"winners": done.winners} if finished else None,
+                )
+                .execution_options(synchronize_session=False)
+            )
+            # Another processor moved the game on first.
+            if claimed.rowcount != 1:  # type: ignore[attr-defined]
+                s.rollback()
+                return False
+            s.add(
+                PhaseRow(
+                    game_id=game_id,
+                    phase_index=index,
+                    phase=done.phase,
+                    record={"position": done.position, "orders": orders, "results": done.results},
+                    processed_at=self.clock(),
+                )
+            )
+            s.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.kind != "bot")
+                .values(ready=False)
+                .execution_options(synchronize_session=False)
+            )
+            return True

@@ -1,0 +1,147 @@
+"""Database tables (SQLAlchemy 2). The schema is created and changed by the Alembic migrations in
+``interboard/service/migrations``; these classes must match them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+"""Constraint names, so that later migrations can drop or alter constraints (SQLite's batch mode
+needs named constraints to do so)."""
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """An aware datetime, stored in UTC, read back aware in UTC on every database.
+
+    Plain ``DateTime(timezone=True)`` drops the offset on SQLite (12:00+02:00 is stored as 12:00) and
+    reads back naive datetimes, while PostgreSQL reads back aware ones. Naive datetimes are refused.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.utcoffset() is None:
+            raise ValueError(f"naive datetime {value!r}: pass an aware one, e.g. datetime.now(UTC)")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+
+NullableJSON = JSON(none_as_null=True)
+"""JSON where Python ``None`` is SQL NULL (plain JSON stores an explicit ``None`` as the JSON text
+``null``, so ``IS NULL`` would miss it)."""
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    family: Mapped[str] = mapped_column(String(32))
+    variant: Mapped[str] = mapped_column(String(64))
+    title: Mapped[str] = mapped_column(String(200), default="")
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """Options, press rule, deadlines per phase kind, missed-order policy."""
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    """forming, active, paused, finished"""
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """The family's game record (for Diplomacy an ``interboard-game/1`` record)."""
+    phase: Mapped[str] = mapped_column(String(32), default="")
+    phase_index: Mapped[int] = mapped_column(Integer, default=0)
+    deadline: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True, index=True)
+    paused_left: Mapped[float | None] = mapped_column(nullable=True)
+    """Seconds that were left before the deadline when the game was paused."""
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    """Bumped by every change; a phase is processed only by the update that moves it on."""
+    gm_token_hash: Mapped[str] = mapped_column(String(64))
+    result: Mapped[dict[str, Any] | None] = mapped_column(NullableJSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[str] = mapped_column(String(32))
+    kind: Mapped[str] = mapped_column(String(16))
+    """open, player, bot"""
+    player: Mapped[str] = mapped_column(String(100), default="")
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    ready: Mapped[bool] = mapped_column(Boolean, default=False)
+    draw_vote: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class OrdersRow(Base):
+    """A seat's orders for the current phase (replaced on each submission)."""
+
+    __tablename__ = "orders"
+    __table_args__ = (UniqueConstraint("game_id", "phase_index", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    phase_index: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[str] = mapped_column(String(32))
+    orders: Mapped[list[Any]] = mapped_column(JSON)
+    submitted_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class PhaseRow(Base):
+    """One processed phase: what it started from, the orders, the results."""
+
+    __tablename__ = "phases"
+    __table_args__ = (UniqueConstraint("game_id", "phase_index"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    phase_index: Mapped[int] = mapped_column(Integer)
+    phase: Mapped[str] = mapped_column(String(32))
+    record: Mapped[dict[str, Any]] = mapped_column(JSON)
+    processed_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class MessageRow(Base):
+    __tablename__ = "messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    phase: Mapped[str] = mapped_column(String(32))
+    sender: Mapped[str] = mapped_column(String(32))
+    recipients: Mapped[list[Any] | None] = mapped_column(NullableJSON, nullable=True)
+    """Seats that may read it; null for a broadcast."""
+    body: Mapped[str] = mapped_column(Text)
+    sent_at: Mapped[datetime] = mapped_column(UTCDateTime())

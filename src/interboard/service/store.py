@@ -1,0 +1,148 @@
+"""The database: an engine for a URL, with the schema brought up to date by the Alembic migrations.
+
+SQLite (the default, one file) is set up so that several processes can share the file: WAL journal,
+a 30 s busy timeout, foreign keys on. PostgreSQL is used through psycopg 3
+(``postgresql+psycopg://user:password@host/db``; a bare ``postgresql://`` URL is taken to mean that).
+
+On SQLite, Python's driver begins a transaction at the first write, so reads before it see the latest
+committed data rather than a snapshot: read-modify-write code must check what it read in its
+``UPDATE ... WHERE`` (as ``GameRow.version`` allows), which is also right on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.pool import StaticPool
+
+DEFAULT_URL = "sqlite:///interboard.sqlite"
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+SQLITE_BUSY_TIMEOUT_S = 30.0
+PG_MIGRATION_LOCK = 0x1B7E_0A2D
+"""Key of the PostgreSQL advisory lock held while migrating, so that processes starting together
+do not race to create the tables."""
+
+_alembic_lock = threading.Lock()
+"""Alembic keeps the running migration context in a module global: one migration at a time."""
+
+
+def default_url() -> str:
+    """The database URL: ``$INTERBOARD_DB`` if set, else the SQLite file ``interboard.sqlite``."""
+    return os.environ.get("INTERBOARD_DB") or DEFAULT_URL
+
+
+def open_store(url: str) -> Engine:
+    """An engine for ``url``, with the schema migrated to the latest revision."""
+    engine = create_store_engine(url)
+    try:
+        migrate(engine)
+    except BaseException:
+        engine.dispose()
+        raise
+    return engine
+
+
+def create_store_engine(url: str | URL) -> Engine:
+    """An engine for ``url`` with the settings this service needs; the schema is left as it is."""
+    u = make_url(url)
+    if u.drivername == "postgresql":
+        u = u.set(drivername="postgresql+psycopg")
+    backend = u.get_backend_name()
+    if backend == "sqlite":
+        return _sqlite_engine(u)
+    if backend == "postgresql":
+        return create_engine(
+            u, pool_size=5, max_overflow=10, pool_timeout=30, pool_pre_ping=True, pool_recycle=1800
+        )
+    return create_engine(u, pool_pre_ping=True)
+
+
+def _sqlite_engine(u: URL) -> Engine:
+    memory = u.database in (None, "", ":memory:")
+    kwargs: dict[str, Any] = {}
+    if memory:
+        kwargs["poolclass"] = StaticPool  # one connection, or each would see its own empty database
+    engine = create_engine(
+        u,
+        connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_S},
+        **kwargs,
+    )
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_TIMEOUT_S * 1000)}")
+            if not memory:
+                cursor.execute("PRAGMA journal_mode = WAL")
+            cursor.execute("PRAGMA foreign_keys = ON")
+        finally:
+            cursor.close()
+
+    return engine
+
+
+def alembic_config(url: str | None = None) -> Config:
+    """An Alembic configuration for the package's migrations, without an ``alembic.ini``.
+
+    For development, e.g. a new revision::
+
+        from alembic import command
+        command.revision(alembic_config("sqlite:///dev.sqlite"), "add x", autogenerate=True)
+    """
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("path_separator", "os")
+    if url is not None:
+        config.set_main_option("sqlalchemy.url", str(url).replace("%", "%%"))
+    return config
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Upgrade the schema to ``revision``, holding a lock so that concurrent callers wait in turn."""
+    with _alembic_lock, engine.connect() as conn:
+        backend = conn.dialect.name
+        if backend == "sqlite":
+            _migrate_sqlite(conn, revision)
+        elif backend == "postgresql":
+            with conn.begin():
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_MIGRATION_LOCK})
+                _upgrade(conn, revision)
+        else:
+            with conn.begin():
+                _upgrade(conn, revision)
+
+
+def _migrate_sqlite(conn: Connection, revision: str) -> None:
+    # Foreign keys off while migrating: a batch migration copies a table, drops it and renames the
+    # copy, and with foreign keys on the drop would delete (ON DELETE CASCADE) every referring row.
+    # The pragma is a no-op inside a transaction, so the transaction is handled here, by hand:
+    # BEGIN IMMEDIATE takes the write lock first, so concurrent migrations wait for each other.
+    conn.execution_options(isolation_level="AUTOCOMMIT")
+    conn.exec_driver_sql("PRAGMA foreign_keys = OFF")
+    try:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        try:
+            _upgrade(conn, revision)
+            broken = conn.exec_driver_sql("PRAGMA foreign_key_check").all()
+            if broken:
+                raise RuntimeError(f"migration left rows with broken foreign keys: {broken[:10]}")
+        except BaseException:
+            conn.exec_driver_sql("ROLLBACK")
+            raise
+        conn.exec_driver_sql("COMMIT")
+    finally:
+        conn.exec_driver_sql("PRAGMA foreign_keys = ON")
+
+
+def _upgrade(conn: Connection, revision: str) -> None:
+    config = alembic_config()
+    config.attributes["connection"] = conn
+    command.upgrade(config, revision)

@@ -1,0 +1,273 @@
+"""The game master over HTTP, as clients use it: lifecycle, orders, press, history and every refusal.
+
+Runs on each database of the ``db_url`` fixture (SQLite, and PostgreSQL where available).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from interboard.service.api import create_app
+
+POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db_url, tick=None)) as c:
+        yield c
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def full_game(client: TestClient, **body: Any) -> tuple[str, str, dict[str, str]]:
+    """A standard game with every seat joined: (game id, GM token, seat tokens)."""
+    g = new_game(client, **body)
+    tokens = {}
+    for p in POWERS:
+        r = client.post(f"/api/games/{g['game_id']}/join", json={"seat": p, "player": p.title()})
+        assert r.status_code == 201, r.text
+        tokens[p] = r.json()["token"]
+    return g["game_id"], g["gm_token"], tokens
+
+
+def test_variants_and_openapi(client: TestClient) -> None:
+    variants = {v["id"]: v for v in client.get("/api/variants").json()}
+    assert set(variants) >= {"standard", "twin_earths_1", "twin_earths_3", "hyperspace_2"}
+    assert len(variants["twin_earths_3"]["seats"]) == 14
+    assert variants["twin_earths_3"]["options"]["cut_printed"] is False
+    schema = client.get("/openapi.json").json()
+    assert "/api/games/{game_id}/orders" in schema["paths"]
+
+
+def test_a_game_from_creation_to_the_next_phase(client: TestClient) -> None:
+    gid, _gm, tokens = full_game(client, deadlines={"movement": 3600})
+    view = client.get(f"/api/games/{gid}").json()
+    assert view["status"] == "active"  # started when the last seat was taken
+    assert view["phase"] == "S1901M"
+    assert view["deadline"] is not None
+    r = client.put(
+        f"/api/games/{gid}/orders",
+        headers=auth(tokens["FRANCE"]),
+        json={"phase": "S1901M", "orders": ["A Par - Bur", "F Bre - Mao"]},
+    )
+    assert r.status_code == 200, r.text
+    assert all(x["ok"] for x in r.json())
+    # Orders are replaced, not added to.
+    r = client.put(
+        f"/api/games/{gid}/orders",
+        headers=auth(tokens["FRANCE"]),
+        json={"phase": "S1901M", "orders": ["A Par - Bur"]},
+    )
+    assert client.get(f"/api/games/{gid}/seat", headers=auth(tokens["FRANCE"])).json()["seat"]["orders"] == [
+        "A Par - Bur"
+    ]
+    assert client.get(f"/api/games/{gid}").json()["submitted"] == ["FRANCE"]
+    for p in POWERS:
+        r = client.put(f"/api/games/{gid}/ready", headers=auth(tokens[p]), json={"value": True})
+        assert r.status_code == 200
+    assert r.json()["processed"] is True  # the last ready seat moved the game on
+    view = client.get(f"/api/games/{gid}").json()
+    assert view["phase"] == "F1901M"
+    assert "A BUR" in view["position"]["units"]["FRANCE"]
+    history = client.get(f"/api/games/{gid}/history").json()
+    assert [h["phase"] for h in history] == ["S1901M"]
+    assert history[0]["orders"] == {"FRANCE": ["A Par - Bur"]}
+    assert any(r["order"] == "A PAR - BUR" and r["succeeded"] for r in history[0]["results"])
+    assert "A PAR" in history[0]["position"]["units"]["FRANCE"]
+
+
+def test_every_order_is_checked_and_nothing_partial_is_stored(client: TestClient) -> None:
+    gid, _, tokens = full_game(client)
+    r = client.put(
+        f"/api/games/{gid}/orders",
+        headers=auth(tokens["FRANCE"]),
+        json={"phase": "S1901M", "orders": ["A Par - Bur", "A Par - Xyz", "A Mun - Ruh", "F Bre - Par"]},
+    )
+    assert r.status_code == 422
+    details = r.json()["details"]
+    assert details[0] == {"order": "A Par - Bur", "ok": True, "error": None}
+    assert "unknown place 'xyz'" in details[1]["error"]
+    assert "the unit in Munich belongs to GERMANY" in details[2]["error"]
+    assert "a fleet cannot move inland (Paris)" in details[3]["error"]
+    assert client.get(f"/api/games/{gid}/seat", headers=auth(tokens["FRANCE"])).json()["seat"]["orders"] == []
+    r = client.put(
+        f"/api/games/{gid}/orders",
+        headers=auth(tokens["FRANCE"]),
+        json={"phase": "S1901M", "orders": ["Germany: A Mun - Ruh"]},
+    )
+    assert "you play FRANCE, not GERMANY" in r.json()["details"][0]["error"]
+
+
+def test_stale_orders_are_refused(client: TestClient) -> None:
+    gid, _, tokens = full_game(client)
+    r = client.put(
+        f"/api/games/{gid}/orders",
+        headers=auth(tokens["FRANCE"]),
+        json={"phase": "F1901M", "orders": ["A Par - Bur"]},
+    )
+    assert r.status_code == 409
+    assert "for F1901M, but the game is in S1901M" in r.json()["error"]
+
+
+def test_refusals(client: TestClient) -> None:
+    gid, gm, tokens = full_game(client, press="full")
+    # No token, a wrong token, another game's token.
+    assert client.get(f"/api/games/{gid}/seat").status_code == 403
+    assert client.get(f"/api/games/{gid}/seat", headers=auth("nonsense")).status_code == 403
+    _other, _, other_tokens = full_game(client)
+    assert client.get(f"/api/games/{gid}/seat", headers=auth(other_tokens["FRANCE"])).status_code == 403
+    # A seat cannot act for the game master, nor the GM for a seat.
+    for action in ("pause", "start", "resume"):
+        assert client.post(f"/api/games/{gid}/{action}", headers=auth(tokens["FRANCE"])).status_code == 403
+    assert (
+        client.post(
+            f"/api/games/{gid}/extend", headers=auth(tokens["FRANCE"]), json={"seconds": 60}
+        ).status_code
+        == 403
+    )
+    assert (
+        client.put(
+            f"/api/games/{gid}/orders", headers=auth(gm), json={"phase": "S1901M", "orders": []}
+        ).status_code
+        == 403
+    )
+    # A taken seat cannot be joined again; an unknown game or seat is 404.
+    assert client.post(f"/api/games/{gid}/join", json={"seat": "FRANCE"}).status_code == 409
+    assert client.post(f"/api/games/{gid}/join", json={"seat": "PRUSSIA"}).status_code == 404
+    assert client.get("/api/games/nosuchgame").status_code == 404
+    # Nobody sees another seat's orders before adjudication.
+    client.put(
+        f"/api/games/{gid}/orders",
+        headers=auth(tokens["FRANCE"]),
+        json={"phase": "S1901M", "orders": ["A Par - Bur"]},
+    )
+    german = client.get(f"/api/games/{gid}/seat", headers=auth(tokens["GERMANY"])).json()
+    public = client.get(f"/api/games/{gid}").json()
+    assert "A Par - Bur" not in str(german) and "A Par - Bur" not in str(public)
+    assert german["seat"]["orders"] == []
+
+
+def test_press_is_seen_only_by_its_recipients(client: TestClient) -> None:
+    gid, _, tokens = full_game(client, press="full")
+    r = client.post(
+        f"/api/games/{gid}/messages",
+        headers=auth(tokens["FRANCE"]),
+        json={"to": ["ENGLAND"], "body": "Channel stays empty?"},
+    )
+    assert r.status_code == 201
+    client.post(f"/api/games/{gid}/messages", headers=auth(tokens["TURKEY"]), json={"body": "Peace to all"})
+
+    def bodies(p: str) -> list[str]:
+        return [m["body"] for m in client.get(f"/api/games/{gid}/messages", headers=auth(tokens[p])).json()]
+
+    assert bodies("ENGLAND") == ["Channel stays empty?", "Peace to all"]
+    assert bodies("FRANCE") == ["Channel stays empty?", "Peace to all"]
+    assert bodies("GERMANY") == ["Peace to all"]
+    assert client.get(f"/api/games/{gid}/messages").status_code == 403
+    bad = client.post(
+        f"/api/games/{gid}/messages", headers=auth(tokens["FRANCE"]), json={"to": ["PRUSSIA"], "body": "hi"}
+    )
+    assert bad.status_code == 422
+    broadcast_only, _, t2 = full_game(client, press="broadcast")
+    r = client.post(
+        f"/api/games/{broadcast_only}/messages",
+        headers=auth(t2["FRANCE"]),
+        json={"to": ["ENGLAND"], "body": "psst"},
+    )
+    assert r.status_code == 403
+    silent, _, t3 = full_game(client, press="none")
+    assert (
+        client.post(
+            f"/api/games/{silent}/messages", headers=auth(t3["FRANCE"]), json={"body": "hello"}
+        ).status_code
+        == 403
+    )
+
+
+def test_game_master_controls(client: TestClient) -> None:
+    g = new_game(
+        client, autostart=False, seats={"FRANCE": "Alice", "ENGLAND": "bot"}, deadlines={"movement": 600}
+    )
+    gid, gm = g["game_id"], g["gm_token"]
+    assert set(g["seat_tokens"]) == {"FRANCE"}
+    view = client.get(f"/api/games/{gid}").json()
+    assert view["status"] == "forming"
+    kinds = {s["seat"]: s["kind"] for s in view["seats"]}
+    assert kinds["ENGLAND"] == "bot" and kinds["FRANCE"] == "player" and kinds["ITALY"] == "open"
+    assert client.post(f"/api/games/{gid}/start", headers=auth(gm)).status_code == 200
+    assert client.get(f"/api/games/{gid}").json()["status"] == "active"
+    assert client.post(f"/api/games/{gid}/pause", headers=auth(gm)).status_code == 200
+    paused = client.get(f"/api/games/{gid}").json()
+    assert paused["status"] == "paused" and paused["deadline"] is None
+    r = client.put(
+        f"/api/games/{gid}/orders",
+        headers=auth(g["seat_tokens"]["FRANCE"]),
+        json={"phase": "S1901M", "orders": ["A Par - Bur"]},
+    )
+    assert r.status_code == 409
+    assert client.post(f"/api/games/{gid}/resume", headers=auth(gm)).status_code == 200
+    before = client.get(f"/api/games/{gid}").json()["deadline"]
+    assert (
+        client.post(f"/api/games/{gid}/extend", headers=auth(gm), json={"seconds": 3600}).status_code == 200
+    )
+    assert client.get(f"/api/games/{gid}").json()["deadline"] > before
+
+
+def test_draw_by_agreement(client: TestClient) -> None:
+    gid, _, tokens = full_game(client)
+    for p in POWERS[:-1]:
+        client.put(f"/api/games/{gid}/draw", headers=auth(tokens[p]), json={"value": True})
+    assert client.get(f"/api/games/{gid}").json()["status"] == "active"
+    client.put(f"/api/games/{gid}/draw", headers=auth(tokens["TURKEY"]), json={"value": True})
+    view = client.get(f"/api/games/{gid}").json()
+    assert view["status"] == "finished"
+    assert view["result"] == {"draw": sorted(POWERS)}
+
+
+def test_options_tree_of_a_seat(client: TestClient) -> None:
+    gid, _, tokens = full_game(client)
+    tree = client.get(f"/api/games/{gid}/options", headers=auth(tokens["FRANCE"])).json()
+    assert tree["orders"]["PAR"]["move"]["BUR"] == "A PAR - BUR"
+    assert "MUN" not in tree["orders"]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "status"),
+    [
+        ("post", "/api/games", {"variant": "chess"}, 422),
+        ("post", "/api/games", {"press": "shouting"}, 422),
+        ("post", "/api/games", {"seats": {"PRUSSIA": "bot"}}, 422),
+        ("post", "/api/games", {"deadlines": {"movement": -5}}, 422),
+        ("post", "/api/games", {"variant": "twin_earths_3", "options": {"link_limit": "many"}}, 422),
+        ("post", "/api/games", {"options": {"cut_printed": True}}, 422),
+        ("post", "/api/games", {"unexpected": 1}, 422),
+        ("post", "/api/games", [1, 2, 3], 422),
+    ],
+)
+def test_malformed_requests_get_a_message(
+    client: TestClient, method: str, path: str, body: Any, status: int
+) -> None:
+    r = getattr(client, method)(path, json=body)
+    assert r.status_code == status
+    assert r.json()["error"]
+
+
+def test_oversized_body_is_refused(client: TestClient) -> None:
+    r = client.post(
+        "/api/games", content=b"{" + b" " * 70_000 + b"}", headers={"Content-Type": "application/json"}
+    )
+    assert r.status_code == 413

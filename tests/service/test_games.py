@@ -1,0 +1,145 @@
+"""The service layer with a controlled clock: deadlines, pause, restart, exactly-once processing."""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import Engine, func, select
+
+from interboard.service.games import Conflict, GameService, Invalid, NewGame
+from interboard.service.models import PhaseRow
+from interboard.service.store import open_store
+
+POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+def _game(service: GameService, **kw: object) -> tuple[str, dict[str, str], str]:
+    created = service.create(NewGame(seats={p: p.title() for p in POWERS}, **kw))  # type: ignore[arg-type]
+    return created.game_id, created.seat_tokens, created.gm_token
+
+
+def test_deadline_processes_with_default_orders(store: Engine) -> None:
+    clock = Clock()
+    service = GameService(store, clock)
+    gid, tokens, _ = _game(service, deadlines={"movement": 600})
+    service.submit(gid, tokens["FRANCE"], "S1901M", ["A Par - Bur"])
+    assert service.process_due() == []  # not yet due, nobody ready
+    clock.advance(599)
+    assert not service.try_process(gid)
+    clock.advance(2)
+    assert service.process_due() == [gid]
+    view = service.public_view(gid)
+    assert view["phase"] == "F1901M"
+    assert "A BUR" in view["position"]["units"]["FRANCE"]
+    assert "A MUN" in view["position"]["units"]["GERMANY"]  # no orders: it held
+    assert datetime.fromisoformat(view["deadline"]) == clock.now + timedelta(seconds=600)
+
+
+def test_pause_keeps_the_time_left_and_restart_keeps_everything(db_url: str) -> None:
+    clock = Clock()
+    service = GameService(open_store(db_url), clock)
+    gid, tokens, gm = _game(service, deadlines={"movement": 600})
+    service.submit(gid, tokens["ENGLAND"], "S1901M", ["F Lon - Nth"])
+    clock.advance(500)
+    service.pause(gid, gm)
+    clock.advance(10_000)
+    assert service.process_due() == []
+    # A new process on the same database: accepted orders and the paused deadline survive.
+    service = GameService(open_store(db_url), clock)
+    service.resume(gid, gm)
+    assert datetime.fromisoformat(service.public_view(gid)["deadline"]) == clock.now + timedelta(seconds=100)
+    assert service.seat_view(gid, tokens["ENGLAND"])["seat"]["orders"] == ["F Lon - Nth"]
+    clock.advance(101)
+    assert service.process_due() == [gid]
+    assert "F NTH" in service.public_view(gid)["position"]["units"]["ENGLAND"]
+
+
+def test_a_phase_is_processed_once_by_concurrent_processors(db_url: str) -> None:
+    clock = Clock()
+    service = GameService(open_store(db_url), clock)
+    gid, _tokens, _ = _game(service, deadlines={"movement": 60})
+    clock.advance(61)
+    # Several processors (each with its own engine, as separate server processes would have)
+    # race for the same due phase.
+    processors = [GameService(open_store(db_url), clock) for _ in range(4)]
+    wins: list[bool] = []
+    barrier = threading.Barrier(len(processors))
+
+    def run(p: GameService) -> None:
+        barrier.wait()
+        try:
+            wins.append(p.try_process(gid))
+        except Exception as exc:  # a lock timeout would be a failure of the design
+            wins.append(False)
+            raise AssertionError(exc) from exc
+
+    threads = [threading.Thread(target=run, args=(p,)) for p in processors]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(wins) == [False, False, False, True]
+    with service.engine.connect() as conn:
+        count = conn.execute(
+            select(func.count()).select_from(PhaseRow).where(PhaseRow.game_id == gid)
+        ).scalar()
+    assert count == 1
+    assert service.public_view(gid)["phase"] == "F1901M"
+
+
+def test_orders_racing_the_deadline_are_refused_as_stale(store: Engine) -> None:
+    clock = Clock()
+    service = GameService(store, clock)
+    gid, tokens, _ = _game(service, deadlines={"movement": 60})
+    clock.advance(61)
+    service.process_due()
+    with pytest.raises(Conflict, match="for S1901M, but the game is in F1901M"):
+        service.submit(gid, tokens["FRANCE"], "S1901M", ["A Par - Bur"])
+
+
+def test_bot_seats_are_always_ready(store: Engine) -> None:
+    service = GameService(store)
+    seats = {p: "bot" for p in POWERS}
+    seats["FRANCE"] = "Alice"
+    created = service.create(NewGame(seats=seats))
+    gid = created.game_id
+    assert not service.try_process(gid)  # France is not ready
+    service.set_ready(gid, created.seat_tokens["FRANCE"], True)
+    assert service.try_process(gid)
+    assert service.public_view(gid)["phase"] == "F1901M"
+
+
+def test_twin_earths_three_winter_with_links(store: Engine) -> None:
+    service = GameService(store)
+    info = next(v for v in service.variants() if v["id"] == "twin_earths_3")
+    created = service.create(
+        NewGame(variant="twin_earths_3", options={"link_limit": 5}, seats={p: p for p in info["seats"]})
+    )
+    gid, tokens = created.game_id, created.seat_tokens
+    assert service.public_view(gid)["phase"] == "W1900A"
+    service.submit(gid, tokens["GERMANY-Y"], "W1900A", ["Build A Munich-Y", "LINK Kie-Y Hel-Z"])
+    with pytest.raises(Invalid) as info_:
+        service.submit(gid, tokens["FRANCE-Z"], "W1900A", ["LINK Par-Z Mun-Y"])
+    assert "Munich Y is in the homeland of GERMANY-Y" in info_.value.details[0]["error"]
+    for _seat, token in tokens.items():
+        service.set_ready(gid, token, True)
+    assert service.try_process(gid)
+    view = service.public_view(gid)
+    assert view["phase"] == "S1901M"
+    assert view["position"]["links"] == [["HEL-Z", "KIE-Y"]] or view["position"]["links"] == [
+        ["KIE-Y", "HEL-Z"]
+    ]
+    assert "A MUN-Y" in view["position"]["units"]["GERMANY-Y"]
