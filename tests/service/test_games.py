@@ -143,3 +143,23 @@ def test_twin_earths_three_winter_with_links(store: Engine) -> None:
         ["KIE-Y", "HEL-Z"]
     ]
     assert "A MUN-Y" in view["position"]["units"]["GERMANY-Y"]
+
+
+def test_missed_orders_wait_extends_the_deadline_once(store: Engine) -> None:
+    clock = Clock()
+    service = GameService(store, clock)
+    gid, tokens, _ = _game(service, deadlines={"movement": 600}, missed_orders="wait")
+    for p in POWERS:
+        if p != "TURKEY":
+            service.submit(gid, tokens[p], "S1901M", [])
+    clock.advance(601)
+    assert service.process_due() == []  # Turkey has not ordered: one more period
+    assert datetime.fromisoformat(service.public_view(gid)["deadline"]) == clock.now + timedelta(seconds=600)
+    clock.advance(601)
+    assert service.process_due() == [gid]  # waited once; now the defaults apply
+    assert service.public_view(gid)["phase"] == "F1901M"
+
+
+def test_unknown_missed_orders_policy_is_refused(store: Engine) -> None:
+    with pytest.raises(Invalid, match="missed_orders must be one of default, wait"):
+        GameService(store).create(NewGame(missed_orders="panic"))

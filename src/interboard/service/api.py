@@ -41,6 +41,7 @@ class CreateGameBody(Strict):
     deadlines: dict[str, int] = Field(default_factory=dict, description="seconds per phase kind")
     seats: dict[str, str] = Field(default_factory=dict, description="seat -> open | bot | player name")
     autostart: bool = True
+    missed_orders: str = Field("default", max_length=16, description="default | wait (extend once)")
 
 
 class CreatedBody(BaseModel):

@@ -27,6 +27,10 @@ log = logging.getLogger(__name__)
 
 PRESS_RULES = ("none", "broadcast", "full")
 """none: no press; broadcast: messages to everyone only; full: to any chosen seats or everyone."""
+MISSED_ORDERS = ("default", "wait")
+"""default: at the deadline, seats without orders get the rules' defaults (units hold, dislodged
+units disband, builds are waived, removals by civil disorder); wait: the first time a deadline
+passes with a player's orders missing, the deadline is extended once by the phase's time."""
 MAX_ORDERS = 200
 MAX_MESSAGE = 4000
 
@@ -77,6 +81,7 @@ class NewGame:
     seats: dict[str, str] = field(default_factory=dict)
     """Seat -> 'open' (the default), 'bot', or a player's name (the seat is assigned)."""
     autostart: bool = True
+    missed_orders: str = "default"
 
 
 @dataclass
@@ -148,6 +153,8 @@ class GameService:
         family = self._family(req.family)
         if req.press not in PRESS_RULES:
             raise Invalid(f"press must be one of {', '.join(PRESS_RULES)}")
+        if req.missed_orders not in MISSED_ORDERS:
+            raise Invalid(f"missed_orders must be one of {', '.join(MISSED_ORDERS)}")
         for kind, seconds in req.deadlines.items():
             if kind not in ("movement", "retreats", "adjustments") or not 1 <= seconds <= 30 * 86400:
                 raise Invalid(
@@ -178,7 +185,7 @@ class GameService:
                         "press": req.press,
                         "deadlines": req.deadlines,
                         "autostart": req.autostart,
-                        "missed_orders": "default",
+                        "missed_orders": req.missed_orders,
                     },
                     status="forming",
                     state=state,
@@ -507,6 +514,37 @@ class GameService:
             )
             return list(s.scalars(stmt))
 
+    def _wait_once(
+        self,
+        s: Session,
+        game: GameRow,
+        acting: set[str],
+        seats: dict[str, SeatRow],
+        orders: dict[str, list[str]],
+    ) -> bool:
+        """The 'wait' policy: extend a passed deadline once per phase while a player has no orders."""
+        if game.settings.get("missed_orders") != "wait" or game.settings.get("waited") == game.phase_index:
+            return False
+        missing = [
+            p for p in acting if p not in orders and seats.get(p) is not None and seats[p].kind == "player"
+        ]
+        if not missing:
+            return False
+        _, kind = get_family(game.family).phase(game.state)
+        seconds = game.settings.get("deadlines", {}).get(kind, 0)
+        settings = {**game.settings, "waited": game.phase_index}
+        s.execute(
+            update(GameRow)
+            .where(GameRow.id == game.id, GameRow.version == game.version)
+            .values(
+                version=game.version + 1,
+                settings=settings,
+                deadline=self.clock() + timedelta(seconds=seconds),
+            )
+            .execution_options(synchronize_session=False)
+        )
+        return True
+
     def process_due(self) -> list[str]:
         """Process every game whose phase is due; a game that fails is logged and skipped."""
         done = []
@@ -538,6 +576,8 @@ class GameService:
                 )
             )
             orders = {r.seat: list(r.orders) for r in rows if r.seat in acting}
+            if not (force or all_ready) and self._wait_once(s, game, acting, seats, orders):
+                return False
             done = family.process(game.state, orders)
             old_version, index = game.version, game.phase_index
             next_phase, next_kind = family.phase(done.state)
