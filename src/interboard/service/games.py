@@ -427,24 +427,26 @@ class GameService:
 
     def public_view(self, game_id: str) -> dict[str, Any]:
         with self._tx() as s:
-            g = self._game(s, game_id)
-            family = get_family(g.family)
-            out = self._summary(s, g)
-            out["position"] = family.view(g.state)
-            out["acting"] = family.acting(g.state) if g.status == "active" else []
-            submitted = s.scalars(
-                select(OrdersRow.seat).where(
-                    OrdersRow.game_id == g.id, OrdersRow.phase_index == g.phase_index
-                )
-            )
-            out["submitted"] = sorted(submitted)  # who has ordered, never what
-            return out
+            return self._public(s, self._game(s, game_id))
+
+    def _public(self, s: Session, g: GameRow) -> dict[str, Any]:
+        family = get_family(g.family)
+        out = self._summary(s, g)
+        out["position"] = family.view(g.state)
+        out["acting"] = family.acting(g.state) if g.status == "active" else []
+        submitted = s.scalars(
+            select(OrdersRow.seat).where(OrdersRow.game_id == g.id, OrdersRow.phase_index == g.phase_index)
+        )
+        out["submitted"] = sorted(submitted)  # who has ordered, never what
+        return out
 
     def seat_view(self, game_id: str, token: str | None) -> dict[str, Any]:
-        view = self.public_view(game_id)
+        """The public view with the seat's own orders and messages, all read in one transaction
+        and keyed by the phase read first, so a view never pairs one phase with another's orders."""
         with self._tx() as s:
             g = self._game(s, game_id)
             seat = self._seat_by_token(s, game_id, token)
+            view = self._public(s, g)
             row = s.scalars(
                 select(OrdersRow).where(
                     OrdersRow.game_id == game_id,

@@ -1,0 +1,1105 @@
+"""Hand-run load benchmark of the game server over HTTP: SQLite and PostgreSQL side by side.
+
+Needs the server and test extras (``pip install -e '.[test]'``: FastAPI, uvicorn, SQLAlchemy,
+psycopg, httpx). Run from the repository root::
+
+    python bench/bench_server.py --games 10 --seconds 20
+
+For each database (``--only`` one of them):
+
+1. *load*: ``interboard serve`` is started as a subprocess on 127.0.0.1 and a free port, over a
+   fresh SQLite file in a temporary directory, or over a fresh database of a throwaway PostgreSQL
+   cluster started here (the Debian binaries, as the ``postgres`` user when run as root, the same
+   way as ``tests/service/conftest.py``; speed-over-durability settings: ``fsync = off``), or of the
+   server at ``--pg-url`` (a user that may create databases; else the database of the URL is used
+   as it is). ``--games`` standard games are created with every seat assigned. Then one client
+   task per seat (asyncio + httpx, at most ``--workers`` requests in flight) repeats, until
+   ``--seconds`` have passed or its game has played ``--phases`` phases: GET its seat view; if it
+   must act and is not ready yet, GET its legal-order tree (``/options``), PUT one random legal
+   order per unit (per build or removal due) for the current phase, and PUT ready; otherwise it
+   waits ``--poll`` seconds and looks again. The last seat to get ready has the phase processed
+   (the server's ``--tick`` scheduler catches any that a race missed). Measured: requests per
+   second, p50 / p99 latency overall and per endpoint kind, phases processed per second, the status
+   of every refused request (there should be no 5xx), the CPU used by the server process, by the
+   PostgreSQL processes (throwaway cluster only), by this client and by the whole machine (other
+   processes share the CPUs), where the server's threads are (sampled from /proc: on a CPU, in a
+   futex, sleeping in SQLite's busy back-off, in fsync, waiting on a socket), and on PostgreSQL
+   what its backends are doing (pg_stat_activity: running, waiting on a lock, idle in a
+   transaction). Then the server's CPU for lone seat views, one request in flight.
+2. *profile*: the same workload is driven in-process, one thread, straight through
+   :class:`~interboard.service.games.GameService` (no HTTP), on another fresh database, for
+   ``--profile-seconds``: two thirds timed, one third under cProfile. Timed: wall and CPU time of
+   each service call, and the rules code the family adapter calls, by wrapping its functions for the
+   pass (record conversion, legal-order tree, order checking, adjudication). The service calls' time
+   then splits into waiting on the database (wall - CPU - time runnable but descheduled: round
+   trips, fsync, locks), descheduled, SQLAlchemy + driver + service code (CPU - rules) and the
+   rules categories. cProfile names the hottest
+   functions. The server's CPU per request under load, against what the same requests cost in the
+   service calls alone, shows what the HTTP stack adds.
+
+Only loopback traffic; every loop is bounded in count and in time; the server and the cluster are
+stopped and the temporary files removed at the end, also on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import cProfile
+import functools
+import glob
+import os
+import pstats
+import pwd
+import random
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+HOST = "127.0.0.1"
+REQUEST_TIMEOUT_S = 30.0
+SERVER_START_TIMEOUT_S = 60.0
+GRACE_S = REQUEST_TIMEOUT_S + 5.0
+"""How long past ``--seconds`` the client waits for requests in flight before cancelling them."""
+MAX_STEPS_PER_SEAT = 1_000_000
+MAX_PASS_ROUNDS = 1_000_000
+KINDS = ("view", "options", "orders", "ready")
+PG_SETTINGS = {
+    # A throwaway cluster, as in tests/service/conftest.py: speed over durability.
+    "listen_addresses": f"'{HOST}'",
+    "unix_socket_directories": "''",
+    "fsync": "off",
+    "synchronous_commit": "off",
+    "full_page_writes": "off",
+    "shared_buffers": "64MB",
+    "max_connections": "100",
+    "logging_collector": "off",
+}
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+# ---------------------------------------------------------------------- CPU accounting (/proc)
+def _stat(pid: int) -> list[str] | None:
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text[text.rindex(")") + 2 :].split()  # fields from the 3rd (state) on
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of one process (0 if it is gone)."""
+    f = _stat(pid)
+    return (int(f[11]) + int(f[12])) / CLK_TCK if f else 0.0
+
+
+def tree_cpu_seconds(root: int) -> float:
+    """CPU seconds of ``root`` and its live children (a PostgreSQL postmaster and its backends)."""
+    total = cpu_seconds(root)
+    for d in glob.glob("/proc/[0-9]*"):
+        f = _stat(int(d.rsplit("/", 1)[1]))
+        if f and int(f[1]) == root:
+            total += (int(f[11]) + int(f[12])) / CLK_TCK
+    return total
+
+
+def machine_cpu() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine so far, all CPUs (/proc/stat)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    idle = fields[3] + fields[4]  # idle + iowait
+    return (sum(fields) - idle) / CLK_TCK, sum(fields) / CLK_TCK
+
+
+SYSCALLS_X86_64 = {
+    0: "socket", 7: "socket", 23: "socket", 45: "socket", 270: "socket", 271: "socket",
+    202: "futex", 35: "sleep", 230: "sleep", 74: "fsync", 75: "fsync", 232: "event loop", 281: "event loop",
+}  # fmt: skip
+THREAD_STATES = (
+    ("cpu", "on a CPU or runnable"),
+    ("futex", "futex: waiting for the GIL, a lock, or idle"),
+    ("sleep", "sleeping (SQLite busy back-off)"),
+    ("fsync", "in fsync"),
+    ("socket", "waiting on a socket (database)"),
+)
+
+
+class ThreadStates(threading.Thread):
+    """Samples the server's threads every ``interval`` seconds (at most ``limit_s``): running or
+    runnable, else the system call each is blocked in (x86-64 numbers; elsewhere only running)."""
+
+    def __init__(self, pid: int, interval: float, limit_s: float) -> None:
+        super().__init__(daemon=True)
+        self.pid, self.interval, self.limit_s = pid, interval, limit_s
+        self.stop_event = threading.Event()
+        self.counts: Counter[str] = Counter()
+        self.samples = 0
+        self.names = SYSCALLS_X86_64 if os.uname().machine == "x86_64" else {}
+
+    def run(self) -> None:
+        start = time.perf_counter()
+        for _ in range(int(self.limit_s / self.interval) + 1):
+            if self.stop_event.wait(self.interval) or time.perf_counter() - start > self.limit_s:
+                return
+            for task in glob.glob(f"/proc/{self.pid}/task/*"):
+                try:
+                    stat = Path(task, "stat").read_text()
+                    call = Path(task, "syscall").read_text().split()[0] if self.names else "?"
+                except (OSError, IndexError):
+                    continue
+                if stat[stat.rindex(")") + 2] == "R" or call == "running":
+                    self.counts["cpu"] += 1
+                elif call.isdigit():
+                    self.counts[self.names.get(int(call), "other")] += 1
+            self.samples += 1
+
+    def means(self) -> dict[str, float]:
+        return {k: self.counts[k] / max(self.samples, 1) for k, _ in THREAD_STATES}
+
+
+# ---------------------------------------------------------------------- PostgreSQL
+def find_pg_bin() -> Path | None:
+    """The directory with initdb and pg_ctl: the newest Debian install, else the PATH."""
+
+    def version(path: str) -> tuple[int, ...]:
+        return tuple(int(p) for p in Path(path).parts[-3].split(".") if p.isdigit())
+
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=version)
+    candidates = [Path(p).parent for p in reversed(found)]
+    if which := shutil.which("initdb"):
+        candidates.append(Path(which).parent)
+    for d in candidates:
+        if (d / "initdb").is_file() and (d / "pg_ctl").is_file():
+            return d
+    return None
+
+
+class Cluster:
+    """A throwaway PostgreSQL cluster on 127.0.0.1 and a free port, in a temporary directory
+    (as root, run as the ``postgres`` or ``nobody`` user through ``runuser``)."""
+
+    def __init__(self, bin_dir: Path) -> None:
+        self.bin_dir = bin_dir
+        self.prefix: list[str] = []
+        owner = None
+        if os.geteuid() == 0:
+            for name in ("postgres", "nobody"):
+                with contextlib.suppress(KeyError):
+                    owner = pwd.getpwnam(name)
+                    break
+            if owner is None:
+                raise RuntimeError("running as root and there is no postgres or nobody user to run as")
+            self.prefix = ["runuser", "-u", owner.pw_name, "--"]
+        self.base = Path(tempfile.mkdtemp(prefix="interboard-bench-pg-"))
+        self.data = self.base / "data"
+        self.log = self.base / "server.log"
+        self.password = secrets.token_hex(16)
+        pwfile = self.base / "password"
+        pwfile.write_text(self.password + "\n")
+        if owner is not None:
+            for p in (self.base, pwfile):
+                os.chown(p, owner.pw_uid, owner.pw_gid)
+        self.port = 0
+        self.started = False
+
+    def run(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*self.prefix, *args], capture_output=True, text=True, timeout=120, check=False)
+
+    def check(self, proc: subprocess.CompletedProcess[str], what: str) -> None:
+        if proc.returncode != 0:
+            log = self.log.read_text(errors="replace")[-3000:] if self.log.exists() else ""
+            raise RuntimeError(f"{what} failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}{log}")
+
+    def start(self) -> str:
+        proc = self.run(
+            str(self.bin_dir / "initdb"), "-D", str(self.data), "-U", "postgres",
+            "--auth=scram-sha-256", f"--pwfile={self.base / 'password'}",
+            "-E", "UTF8", "--locale=C", "--no-sync",
+        )  # fmt: skip
+        self.check(proc, "initdb")
+        (self.base / "password").unlink()
+        with (self.data / "postgresql.conf").open("a") as conf:
+            conf.write("\n# interboard bench\n")
+            conf.writelines(f"{k} = {v}\n" for k, v in PG_SETTINGS.items())
+        for attempt in range(5):  # another process may take the free port first
+            self.port = free_port()
+            proc = self.run(
+                str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-l", str(self.log),
+                "-o", f"-p {self.port}", "-w", "-t", "60", "start",
+            )  # fmt: skip
+            if proc.returncode == 0:
+                self.started = True
+                break
+            if attempt == 4 or "already in use" not in self.log.read_text(errors="replace"):
+                self.check(proc, "pg_ctl start")
+        return f"postgresql+psycopg://postgres:{self.password}@{HOST}:{self.port}/postgres"
+
+    def postmaster_pid(self) -> int | None:
+        try:
+            return int((self.data / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def stop(self) -> None:
+        try:
+            if self.started:
+                self.run(str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
+        finally:
+            shutil.rmtree(self.base, ignore_errors=True)
+
+
+class PgDatabases:
+    """Fresh databases on a PostgreSQL server, dropped at the end. If the user may not create
+    databases, the database of the URL itself is used (and left with the benchmark's games)."""
+
+    def __init__(self, admin_url: str) -> None:
+        from sqlalchemy import create_engine
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.pool import NullPool
+
+        url = make_url(admin_url)
+        if url.drivername == "postgresql":
+            url = url.set(drivername="postgresql+psycopg")
+        self.url = url
+        self.admin = create_engine(url, isolation_level="AUTOCOMMIT", poolclass=NullPool)
+        self.created: list[str] = []
+        self.note = ""
+
+    def new(self) -> str:
+        name = f"bench_{uuid.uuid4().hex[:16]}"
+        try:
+            with self.admin.connect() as conn:
+                conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+        except Exception as exc:  # no CREATEDB right: use the URL's own database
+            self.note = f"could not create a database ({type(exc).__name__}); used {self.url.database}"
+            return self.url.render_as_string(hide_password=False)
+        self.created.append(name)
+        return self.url.set(database=name).render_as_string(hide_password=False)
+
+    def close(self) -> None:
+        for name in self.created:
+            with contextlib.suppress(Exception), self.admin.connect() as conn:
+                conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        self.admin.dispose()
+
+
+# ---------------------------------------------------------------------- the server subprocess
+@contextlib.contextmanager
+def server(db_url: str, tick: float, workdir: Path) -> Iterator[tuple[str, int]]:
+    """``interboard serve`` on 127.0.0.1 and a free port: yields (base URL, pid)."""
+    port = free_port()
+    log_path = workdir / f"server-{port}.log"
+    cmd = [
+        sys.executable, "-m", "interboard.cli.main", "serve",
+        "--db", db_url, "--host", HOST, "--port", str(port), "--tick", str(tick),
+    ]  # fmt: skip
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
+    base = f"http://{HOST}:{port}"
+    try:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+        for _ in range(int(SERVER_START_TIMEOUT_S / 0.1) + 1):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                tail = log_path.read_text(errors="replace")[-3000:]
+                raise RuntimeError(f"the server did not start (exit {proc.returncode}):\n{tail}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{base}/api/variants", timeout=2.0).status_code == 200:
+                    break
+            time.sleep(0.1)
+        yield base, proc.pid
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)  # uvicorn shuts down gracefully
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait(timeout=5)
+        errors = [
+            line
+            for line in log_path.read_text(errors="replace").splitlines()
+            if "Traceback" in line or " 500 " in line or "ERROR" in line
+        ]
+        if errors:
+            print(f"  server log {log_path.name}: {len(errors)} error lines, e.g. {errors[0][:160]}")
+
+
+# ---------------------------------------------------------------------- random legal orders
+def _leaves(node: Any) -> list[str]:
+    if isinstance(node, str):
+        return [node]
+    if isinstance(node, dict):
+        return [leaf for child in node.values() for leaf in _leaves(child)]
+    return []
+
+
+def pick_orders(tree: dict[str, Any], rng: random.Random) -> list[str]:
+    """One random legal order per unit (or per build / removal due) from a seat's option tree.
+    Movement: an order kind first, then an order of that kind, so that random play moves."""
+    if not tree:
+        return []
+    due = int(tree.get("due") or 0)
+    by_loc: dict[str, Any] = tree.get("orders") or {}
+    locs = sorted(by_loc)
+    if due > 0:
+        return [rng.choice(_leaves(by_loc[loc])) for loc in rng.sample(locs, min(due, len(locs)))]
+    if due < 0:
+        return [rng.choice(_leaves(by_loc[loc])) for loc in rng.sample(locs, min(-due, len(locs)))]
+    out = []
+    for loc in locs:
+        node = by_loc[loc]
+        kinds = [k for k in node if _leaves(node[k])]
+        if kinds:
+            out.append(rng.choice(_leaves(node[rng.choice(kinds)])))
+    return out
+
+
+# ---------------------------------------------------------------------- the load run
+@dataclass
+class GameRun:
+    game_id: str
+    tokens: dict[str, str]
+    start_index: int = 0
+    end_index: int = 0
+    by_ready: int = 0
+
+
+@dataclass
+class LoadResult:
+    games: int
+    seats: int
+    elapsed: float = 0.0
+    latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    statuses: Counter[tuple[str, str]] = field(default_factory=Counter)
+    phases: int = 0
+    phases_by_ready: int = 0
+    finished_games: int = 0
+    server_cpu: float = 0.0
+    db_cpu: float | None = None
+    client_cpu: float = 0.0
+    examples: dict[tuple[str, str], str] = field(default_factory=dict)
+    """The first refusal's message for each (endpoint kind, status)."""
+    pg_backends: dict[str, float] | None = None
+    """PostgreSQL backends of the server's database by state, mean over the run."""
+    idle_cpu: float = 0.0
+    """The idle server's CPU per second (its --tick scheduler)."""
+    machine_busy: float = 0.0
+    """Fraction of all the machine's CPUs busy during the run (every process)."""
+    threads: dict[str, float] = field(default_factory=dict)
+    """The server's threads by state, mean over the run."""
+    serial_view_cpu: float | None = None
+    """Server CPU per seat view with one request in flight (idle CPU taken off)."""
+
+    @property
+    def requests(self) -> int:
+        return sum(len(v) for v in self.latencies.values())
+
+
+class Client:
+    def __init__(self, http: httpx.AsyncClient, workers: int, result: LoadResult) -> None:
+        self.http = http
+        self.gate = asyncio.Semaphore(workers)
+        self.result = result
+
+    async def request(
+        self, kind: str, method: str, path: str, token: str, body: Any = None
+    ) -> tuple[int, Any]:
+        """One timed request (timed from when it may go, not while waiting for a free worker)."""
+        async with self.gate:
+            t = time.perf_counter()
+            try:
+                r = await self.http.request(
+                    method, path, json=body, headers={"Authorization": f"Bearer {token}"}
+                )
+                status, data = r.status_code, (r.json() if r.content else None)
+            except (httpx.HTTPError, ValueError) as exc:
+                status, data = -1, None
+                self.result.statuses[(kind, f"exception {type(exc).__name__}")] += 1
+            self.result.latencies[kind].append(time.perf_counter() - t)
+        if status >= 300:
+            self.result.statuses[(kind, str(status))] += 1
+            if isinstance(data, dict):
+                self.result.examples.setdefault((kind, str(status)), str(data.get("error", ""))[:120])
+        return status, data
+
+
+async def seat_worker(
+    client: Client, game: GameRun, seat: str, rng: random.Random, deadline: float, args: argparse.Namespace
+) -> None:
+    token, gid = game.tokens[seat], game.game_id
+    for _ in range(MAX_STEPS_PER_SEAT):
+        if time.perf_counter() >= deadline:
+            return
+        status, view = await client.request("view", "GET", f"/api/games/{gid}/seat", token)
+        if status != 200:
+            await asyncio.sleep(args.poll)
+            continue
+        if view["status"] != "active":
+            return
+        if args.phases and view["phase_index"] - game.start_index >= args.phases:
+            return
+        if seat not in view["acting"] or view["seat"]["ready"]:
+            await asyncio.sleep(args.poll * rng.uniform(0.5, 1.5))
+            continue
+        status, tree = await client.request("options", "GET", f"/api/games/{gid}/options", token)
+        if status != 200:
+            continue
+        body = {"phase": view["phase"], "orders": pick_orders(tree, rng)}
+        status, _ = await client.request("orders", "PUT", f"/api/games/{gid}/orders", token, body)
+        if status != 200:
+            continue  # e.g. stale (409): look again
+        status, done = await client.request("ready", "PUT", f"/api/games/{gid}/ready", token, {"value": True})
+        if status == 200 and done.get("processed"):
+            game.by_ready += 1
+
+
+class PgActivity(threading.Thread):
+    """Counts the backends of one PostgreSQL database by state every ``interval`` seconds (at most
+    ``limit_s`` seconds): running, waiting on a lock, idle in a transaction, idle."""
+
+    def __init__(self, db_url: str, interval: float, limit_s: float) -> None:
+        super().__init__(daemon=True)
+        self.db_url, self.interval, self.limit_s = db_url, interval, limit_s
+        self.stop_event = threading.Event()
+        self.counts: Counter[str] = Counter()
+        self.samples = 0
+        self.error = ""
+
+    def run(self) -> None:
+        from sqlalchemy import create_engine, text
+        from sqlalchemy.pool import NullPool
+
+        query = text(
+            "SELECT state, wait_event_type FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        engine = create_engine(self.db_url, isolation_level="AUTOCOMMIT", poolclass=NullPool)
+        try:
+            with engine.connect() as conn:
+                start = time.perf_counter()
+                for _ in range(int(self.limit_s / self.interval) + 1):
+                    if self.stop_event.wait(self.interval) or time.perf_counter() - start > self.limit_s:
+                        break
+                    for state, wait in conn.execute(query):
+                        if state == "active":
+                            self.counts["waiting on a lock" if wait == "Lock" else "running"] += 1
+                        elif state and state.startswith("idle in transaction"):
+                            self.counts["idle in transaction"] += 1
+                        else:
+                            self.counts["idle"] += 1
+                    self.samples += 1
+        except Exception as exc:  # a diagnostic only: the benchmark goes on without it
+            self.error = f"{type(exc).__name__}: {exc}"[:200]
+        finally:
+            engine.dispose()
+
+    def means(self) -> dict[str, float]:
+        keys = ("running", "waiting on a lock", "idle in transaction", "idle")
+        return {k: self.counts[k] / max(self.samples, 1) for k in keys}
+
+
+async def serial_views(
+    http: httpx.AsyncClient, game: GameRun, server_pid: int, n: int
+) -> tuple[float, float]:
+    """(Server CPU per seat view with one request in flight, less the idle server's CPU; the idle
+    server's CPU per second.)"""
+    token = next(iter(game.tokens.values()))
+    headers = {"Authorization": f"Bearer {token}"}
+    cpu0, t0 = cpu_seconds(server_pid), time.perf_counter()
+    await asyncio.sleep(1.0)
+    idle = (cpu_seconds(server_pid) - cpu0) / (time.perf_counter() - t0)
+    cpu0, t0 = cpu_seconds(server_pid), time.perf_counter()
+    done = 0
+    for _ in range(n):
+        if time.perf_counter() - t0 > 10.0:
+            break
+        (await http.get(f"/api/games/{game.game_id}/seat", headers=headers)).raise_for_status()
+        done += 1
+    busy = cpu_seconds(server_pid) - cpu0 - idle * (time.perf_counter() - t0)
+    return busy / max(done, 1), idle
+
+
+async def load(
+    base: str,
+    args: argparse.Namespace,
+    db_pid: Callable[[], int | None],
+    server_pid: int,
+    pg_url: str | None,
+) -> LoadResult:
+    limits = httpx.Limits(max_connections=args.workers, max_keepalive_connections=args.workers)
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=REQUEST_TIMEOUT_S) as http:
+        seats = next(v["seats"] for v in (await http.get("/api/variants")).json() if v["id"] == "standard")
+        games = []
+        for i in range(args.games):
+            r = await http.post(
+                "/api/games",
+                json={"variant": "standard", "title": f"bench {i}", "press": "none",
+                      "seats": {p: f"bench {p.title()}" for p in seats}},
+            )  # fmt: skip
+            r.raise_for_status()
+            created = r.json()
+            games.append(GameRun(created["game_id"], created["seat_tokens"]))
+        for g in games:
+            view = (await http.get(f"/api/games/{g.game_id}")).json()
+            if view["status"] != "active":
+                raise RuntimeError(f"game {g.game_id} is {view['status']}, not active")
+            g.start_index = view["phase_index"]
+
+        result = LoadResult(games=len(games), seats=len(seats))
+        client = Client(http, args.workers, result)
+        rng = random.Random(args.seed)
+        pg = db_pid()
+        cpu0, db0, me0 = cpu_seconds(server_pid), tree_cpu_seconds(pg) if pg else None, time.process_time()
+        watch = PgActivity(pg_url, 0.2, args.seconds + GRACE_S) if pg_url else None
+        if watch:
+            watch.start()
+        threads = ThreadStates(server_pid, 0.05, args.seconds + GRACE_S)
+        threads.start()
+        busy0, all0 = machine_cpu()
+        t0 = time.perf_counter()
+        deadline = t0 + args.seconds
+        tasks = [
+            asyncio.create_task(seat_worker(client, g, p, random.Random(rng.random()), deadline, args))
+            for g in games
+            for p in seats
+        ]
+        _done, pending = await asyncio.wait(tasks, timeout=args.seconds + GRACE_S)
+        for t in pending:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        result.elapsed = time.perf_counter() - t0
+        result.server_cpu = cpu_seconds(server_pid) - cpu0
+        result.db_cpu = tree_cpu_seconds(pg) - db0 if pg and db0 is not None else None
+        result.client_cpu = time.process_time() - me0
+        busy1, all1 = machine_cpu()
+        result.machine_busy = (busy1 - busy0) / max(all1 - all0, 1e-9)
+        threads.stop_event.set()
+        threads.join(timeout=10)
+        result.threads = threads.means()
+        if watch:
+            watch.stop_event.set()
+            watch.join(timeout=10)
+            result.pg_backends = watch.means()
+            if watch.error:
+                result.examples[("pg_stat_activity", "error")] = watch.error
+        for t in tasks:
+            if not t.cancelled() and t.exception() is not None:
+                result.statuses[("client", f"bug {type(t.exception()).__name__}: {t.exception()}")] += 1
+
+        for g in games:
+            view = (await http.get(f"/api/games/{g.game_id}")).json()
+            g.end_index = view["phase_index"]
+            result.finished_games += view["status"] == "finished"
+        result.phases = sum(g.end_index - g.start_index for g in games)
+        result.phases_by_ready = sum(g.by_ready for g in games)
+        with contextlib.suppress(httpx.HTTPError):
+            result.serial_view_cpu, result.idle_cpu = await serial_views(http, games[0], server_pid, 200)
+        return result
+
+
+# ---------------------------------------------------------------------- the in-process profile
+CATEGORIES = (
+    ("db_wait", "waiting on the database (round trips, fsync, locks)"),
+    ("runqueue", "descheduled (CPUs busy with other processes)"),
+    ("db_cpu", "SQLAlchemy + driver + service code (CPU)"),
+    ("record", "game record <-> objects (formats.record)"),
+    ("legal", "legal-order tree (options)"),
+    ("check", "order parsing and checking"),
+    ("adjudicate", "adjudication (Game.process)"),
+    ("rules", "other rules code (family adapter)"),
+)
+RULES = ("record", "legal", "check", "adjudicate", "rules")
+
+
+class Timers:
+    """Exclusive CPU time per category of the rules code the service calls, by wrapping the
+    functions the family adapter calls (restored afterwards). Single-threaded use only."""
+
+    def __init__(self) -> None:
+        self.exclusive: Counter[str] = Counter()
+        self.stack: list[float] = []
+        self.undo: list[Callable[[], None]] = []
+
+    def wrap(self, owner: Any, name: str, category: str) -> None:
+        original = owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
+
+        @functools.wraps(original)
+        def timed(*a: Any, **k: Any) -> Any:
+            t = time.thread_time()
+            self.stack.append(0.0)
+            try:
+                return original(*a, **k)
+            finally:
+                elapsed = time.thread_time() - t
+                self.exclusive[category] += elapsed - self.stack.pop()
+                if self.stack:
+                    self.stack[-1] += elapsed
+
+        setattr(owner, name, timed)
+        self.undo.append(lambda: setattr(owner, name, original))
+
+    def install(self) -> None:
+        from interboard.diplomacy.game import Game
+        from interboard.service import families
+
+        for name in ("seats", "phase", "acting", "check", "process", "view", "options", "winners"):
+            self.wrap(families.DiplomacyFamily, name, "rules")
+        for name in ("game_from_json", "game_to_json", "position_to_json", "result_to_json"):
+            self.wrap(families, name, "record")
+        self.wrap(families, "option_tree", "legal")
+        self.wrap(families, "parse_power_order", "check")
+        self.wrap(families, "check_order", "check")
+        self.wrap(Game, "process", "adjudicate")
+
+    def remove(self) -> None:
+        for undo in reversed(self.undo):
+            undo()
+        self.undo.clear()
+
+
+@dataclass
+class PassResult:
+    seconds: float = 0.0
+    calls: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    cpu_by_kind: Counter[str] = field(default_factory=Counter)
+    cpu: float = 0.0
+    wall: float = 0.0
+    runqueue: float = 0.0
+    statements: int = 0
+    """SQL statements sent through SQLAlchemy (not counting PostgreSQL's BEGIN, COMMIT, pre-ping)."""
+    transactions: int = 0
+    """Connections checked out of the pool: one per transaction."""
+    split: dict[str, float] = field(default_factory=dict)
+    phases: int = 0
+    hottest: list[tuple[str, float]] = field(default_factory=list)
+
+
+def ready(svc: Any, game_id: str, token: str) -> bool:
+    """What PUT /ready does: mark the seat ready, then process the phase if every seat is."""
+    svc.set_ready(game_id, token, True)
+    processed: bool = svc.try_process(game_id)
+    return processed
+
+
+def play(svc: Any, games: list[Any], rng: random.Random, seconds: float, timed: Callable[..., Any]) -> int:
+    """The load's workload in one thread: every seat looks at its view and, if it must act, gets its
+    options, submits random legal orders and gets ready. Returns the number of phases processed."""
+    phases = 0
+    t0 = time.perf_counter()
+    for _ in range(MAX_PASS_ROUNDS):
+        if time.perf_counter() - t0 >= seconds:
+            break
+        active = False
+        for g in games:
+            for seat, token in g.seat_tokens.items():
+                view = timed("view", svc.seat_view, g.game_id, token)
+                if view["status"] != "active":
+                    continue
+                active = True
+                if seat not in view["acting"] or view["seat"]["ready"]:
+                    continue
+                tree = timed("options", svc.options, g.game_id, token)
+                timed("orders", svc.submit, g.game_id, token, view["phase"], pick_orders(tree, rng))
+                phases += timed("ready", ready, svc, g.game_id, token)
+        if not active:
+            break
+    return phases
+
+
+def runqueue_seconds() -> float:
+    """Seconds this thread has waited for a CPU while runnable (0 where schedstat is missing)."""
+    try:
+        return int(Path("/proc/thread-self/schedstat").read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def service_pass(db_url: str, games: int, seconds: float, args: argparse.Namespace) -> PassResult:
+    """The load's workload in-process, one thread, straight through the service: two thirds of
+    ``seconds`` timed (wall and CPU per call, the rules code by category), one third under cProfile
+    for the hottest functions."""
+    from interboard.service.games import GameService, NewGame
+    from interboard.service.store import open_store
+
+    engine = open_store(db_url)
+    out = PassResult()
+    try:
+        svc = GameService(engine)
+        seats = next(v["seats"] for v in svc.variants() if v["id"] == "standard")
+        created = [
+            svc.create(NewGame(variant="standard", title=f"pass {i}", press="none",
+                               seats={p: f"bench {p.title()}" for p in seats}))
+            for i in range(games)
+        ]  # fmt: skip
+        rng = random.Random(args.seed + 1)
+        timers = Timers()
+
+        def timed(kind: str, fn: Callable[..., Any], *a: Any) -> Any:
+            t, c, q = time.perf_counter(), time.thread_time(), runqueue_seconds()
+            result = fn(*a)
+            wall, cpu = time.perf_counter() - t, time.thread_time() - c
+            out.runqueue += runqueue_seconds() - q
+            kind = "ready+process" if kind == "ready" and result else kind
+            out.calls[kind].append(wall)
+            out.cpu_by_kind[kind] += cpu
+            out.wall += wall
+            out.cpu += cpu
+            return result
+
+        from sqlalchemy import event
+
+        def count_statement(*_: Any) -> None:
+            out.statements += 1
+
+        def count_checkout(*_: Any) -> None:
+            out.transactions += 1
+
+        event.listen(engine, "before_cursor_execute", count_statement)
+        event.listen(engine.pool, "checkout", count_checkout)
+        timers.install()
+        t0 = time.perf_counter()
+        try:
+            out.phases = play(svc, created, rng, seconds * 2 / 3, timed)
+        finally:
+            timers.remove()
+            event.remove(engine, "before_cursor_execute", count_statement)
+            event.remove(engine.pool, "checkout", count_checkout)
+        out.seconds = time.perf_counter() - t0
+        rules = sum(timers.exclusive[c] for c in RULES)
+        out.split = {
+            "db_wait": max(out.wall - out.cpu - out.runqueue, 0.0),
+            "runqueue": out.runqueue,
+            "db_cpu": max(out.cpu - rules, 0.0),
+            **{c: timers.exclusive[c] for c in RULES},
+        }
+
+        profiler = cProfile.Profile()
+        profiler.enable()
+        try:
+            play(svc, created, rng, seconds / 3, lambda _kind, fn, *a: fn(*a))
+        finally:
+            profiler.disable()
+        stats = pstats.Stats(profiler)
+        rows = stats.stats  # type: ignore[attr-defined]
+        total = sum(tt for (_cc, _nc, tt, _ct, _callers) in rows.values()) or 1.0
+        top = sorted(rows.items(), key=lambda kv: -kv[1][2])[:5]
+        out.hottest = [(_fname(func), tt / total) for func, (_cc, _nc, tt, _ct, _c) in top]
+        return out
+    finally:
+        engine.dispose()
+
+
+def _fname(func: tuple[str, int, str]) -> str:
+    file, _line, name = func
+    if file == "~":
+        return name
+    p = Path(file)
+    return f"{p.parent.name}/{p.name}:{name}"
+
+
+# ---------------------------------------------------------------------- one database
+@dataclass
+class BackendResult:
+    name: str
+    load: LoadResult
+    prof: PassResult
+    note: str = ""
+
+
+def run_backend(name: str, args: argparse.Namespace, workdir: Path) -> BackendResult:
+    cluster: Cluster | None = None
+    dbs: PgDatabases | None = None
+    note = ""
+    try:
+        if name == "sqlite":
+            load_url, pass_url = (
+                f"sqlite:///{workdir / 'load.sqlite'}",
+                f"sqlite:///{workdir / 'pass.sqlite'}",
+            )
+            db_pid: Callable[[], int | None] = lambda: None  # noqa: E731
+        else:
+            admin = args.pg_url
+            if admin is None:
+                bin_dir = find_pg_bin()
+                if bin_dir is None:
+                    raise RuntimeError("no PostgreSQL binaries (apt-get install postgresql) and no --pg-url")
+                cluster = Cluster(bin_dir)
+                print(f"  starting a throwaway PostgreSQL cluster ({bin_dir}) ...", flush=True)
+                admin = cluster.start()
+            dbs = PgDatabases(admin)
+            load_url, pass_url = dbs.new(), dbs.new()
+            note = dbs.note
+            db_pid = cluster.postmaster_pid if cluster else lambda: None
+        print(f"  load: {args.games} games, {args.seconds:g} s, {args.workers} workers ...", flush=True)
+        with server(load_url, args.tick, workdir) as (base, pid):
+            pg_watch = load_url if name == "postgresql" else None
+            result = asyncio.run(load(base, args, db_pid, pid, pg_watch))
+        print(f"  profile: in-process pass, {args.profile_seconds:g} s ...", flush=True)
+        prof = service_pass(pass_url, min(args.games, 3), args.profile_seconds, args)
+        return BackendResult(name, result, prof, note)
+    finally:
+        if dbs is not None:
+            dbs.close()
+        if cluster is not None:
+            cluster.stop()
+
+
+# ---------------------------------------------------------------------- report
+def pct(xs: list[float], q: float) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(q * len(s)))] if s else float("nan")
+
+
+def lat(xs: list[float]) -> str:
+    if not xs:
+        return "-"
+    return f"{pct(xs, 0.5) * 1e3:.1f} / {pct(xs, 0.99) * 1e3:.1f} ms (n={len(xs)})"
+
+
+def mean_ms(xs: list[float]) -> str:
+    return f"{sum(xs) / len(xs) * 1e3:.2f} ms" if xs else "-"
+
+
+def service_cpu_for_load(r: BackendResult) -> float:
+    """Seconds of service-call CPU (the in-process pass's mean per call kind) the load's requests
+    would cost without HTTP."""
+    P, L = r.prof, r.load
+    per = {k: P.cpu_by_kind[k] / len(P.calls[k]) for k in P.calls if P.calls[k]}
+    n = {k: len(L.latencies.get(k, [])) for k in KINDS}
+    n["ready+process"] = min(L.phases_by_ready, n["ready"])
+    n["ready"] -= n["ready+process"]
+    return sum(per.get(k, per.get("ready", 0.0)) * c for k, c in n.items())
+
+
+def request_cpu(L: LoadResult) -> float:
+    """Server CPU seconds per request under load, less what the idle server spends (its scheduler)."""
+    return max(L.server_cpu - L.idle_cpu * L.elapsed, 0.0) / max(L.requests, 1)
+
+
+def service_view_cpu(r: BackendResult) -> float:
+    n = len(r.prof.calls.get("view", []))
+    return r.prof.cpu_by_kind["view"] / n if n else 0.0
+
+
+def limit_line(r: BackendResult) -> str:
+    """What limits throughput, in one line, from the numbers measured."""
+    L, P = r.load, r.prof
+    ncpu = os.cpu_count() or 1
+    cpu = L.server_cpu / L.elapsed
+    ours = (L.server_cpu + (L.db_cpu or 0.0) + L.client_cpu) / L.elapsed
+    others = max(L.machine_busy * ncpu - ours, 0.0)
+    total = sum(P.split.values()) or 1.0
+    share = {c: P.split.get(c, 0.0) / total for c, _ in CATEGORIES}
+    names = {c: label.split(" (")[0] for c, label in CATEGORIES}
+    top = ", ".join(f"{names[c]} {v:.0%}" for c, v in sorted(share.items(), key=lambda kv: -kv[1])[:2])
+    per_req = request_cpu(L) * 1e3
+    n_calls = max(sum(len(v) for v in P.calls.values()), 1)
+    stmts, txs = P.statements / n_calls, P.transactions / n_calls
+    service = service_cpu_for_load(r) / max(L.requests, 1) * 1e3
+    if L.machine_busy >= 0.9:
+        bound = (
+            f"CPU: the machine's {ncpu} CPUs are {L.machine_busy:.0%} busy (server {cpu:.0%} of a core, "
+            f"client {L.client_cpu / L.elapsed:.0%}, database {(L.db_cpu or 0.0) / L.elapsed:.0%}, "
+            f"other processes {others:.0%})"
+        )
+    elif cpu >= 0.8:
+        bound = f"CPU: the server process uses {cpu:.0%} of its one core (one Python process, GIL)"
+    else:
+        bound = (
+            f"waiting: the server uses only {cpu:.0%} of a core and the machine is {L.machine_busy:.0%} busy"
+        )
+    waits = [
+        f"{L.threads.get(k, 0.0):.1f} {label}"
+        for k, label in (
+            ("sleep", "in SQLite's busy back-off"),
+            ("fsync", "in fsync"),
+            ("socket", "waiting on the database socket"),
+        )
+        if L.threads.get(k, 0.0) >= 0.1
+    ]
+    if L.pg_backends and L.pg_backends["waiting on a lock"] >= 0.1:
+        waits.append(f"{L.pg_backends['waiting on a lock']:.1f} PostgreSQL backends waiting on a row lock")
+    return (
+        f"limit ({r.name}): {bound}; {per_req:.1f} ms server CPU per request, ~{service:.1f} ms of it in "
+        f"the service calls ({top}; adjudication {share['adjudicate']:.1%}; {stmts:.1f} SQL statements "
+        f"in {txs:.1f} transactions per call), the rest in the HTTP stack"
+        + (f"; threads on average {', '.join(waits)}" if waits else "")
+        + "."
+    )
+
+
+def report(results: list[BackendResult], args: argparse.Namespace) -> None:
+    names = [r.name for r in results]
+    rows: list[tuple[str, list[str]]] = []
+
+    def row(label: str, fn: Callable[[BackendResult], str]) -> None:
+        rows.append((label, [fn(r) for r in results]))
+
+    def split(r: BackendResult, c: str) -> str:
+        return f"{r.prof.split.get(c, 0.0) / max(sum(r.prof.split.values()), 1e-9):.1%}"
+
+    def calls(r: BackendResult, k: str) -> str:
+        xs = r.prof.calls.get(k, [])
+        return f"{mean_ms(xs)} (n={len(xs)})"
+
+    row("games x seats", lambda r: f"{r.load.games} x {r.load.seats}")
+    row("run time", lambda r: f"{r.load.elapsed:.1f} s")
+    row("requests", lambda r: f"{r.load.requests}")
+    row("requests/s", lambda r: f"{r.load.requests / r.load.elapsed:.1f}")
+    row("phases processed", lambda r: f"{r.load.phases} ({r.load.phases_by_ready} on a ready request)")
+    row("phases/s", lambda r: f"{r.load.phases / r.load.elapsed:.2f}")
+    row("games finished", lambda r: f"{r.load.finished_games}")
+    row("latency p50 / p99, all", lambda r: lat([x for v in r.load.latencies.values() for x in v]))
+    for kind in KINDS:
+        row(f"  {kind}", functools.partial(lambda r, k: lat(r.load.latencies.get(k, [])), k=kind))
+    row(
+        "refused / failed",
+        lambda r: ", ".join(f"{k} {s}: {n}" for (k, s), n in sorted(r.load.statuses.items())) or "none",
+    )
+    row("5xx", lambda r: str(sum(n for (_, s), n in r.load.statuses.items() if s.startswith("5"))))
+    row("server CPU (one core = 100%)", lambda r: f"{r.load.server_cpu / r.load.elapsed:.0%}")
+    row(
+        "PostgreSQL CPU",
+        lambda r: f"{r.load.db_cpu / r.load.elapsed:.0%}" if r.load.db_cpu is not None else "-",
+    )
+    row("client CPU (this process)", lambda r: f"{r.load.client_cpu / r.load.elapsed:.0%}")
+    row(
+        "machine CPUs busy (all processes)",
+        lambda r: f"{r.load.machine_busy:.0%} of {os.cpu_count()}",
+    )
+    rows.append(("server threads (mean):", ["" for _ in results]))
+    for key, label in THREAD_STATES:
+        row(f"  {label}", functools.partial(lambda r, k: f"{r.load.threads.get(k, 0.0):.2f}", k=key))
+    row("idle server CPU (--tick scheduler)", lambda r: f"{r.load.idle_cpu:.1%}")
+    row("server CPU per request, less idle", lambda r: f"{request_cpu(r.load) * 1e3:.2f} ms")
+    row(
+        "  of it, service calls",
+        lambda r: f"{service_cpu_for_load(r) / max(r.load.requests, 1) * 1e3:.2f} ms",
+    )
+    row(
+        "server CPU per lone seat view",
+        lambda r: f"{r.load.serial_view_cpu * 1e3:.2f} ms" if r.load.serial_view_cpu is not None else "-",
+    )
+    row("  of it, service call", lambda r: f"{service_view_cpu(r) * 1e3:.2f} ms")
+    row(
+        "PostgreSQL backends (mean)",
+        lambda r: "/".join(f"{v:.1f}" for v in r.load.pg_backends.values()) if r.load.pg_backends else "-",
+    )
+    rows.append(("  running/lock wait/idle in tx/idle", ["" for _ in results]))
+    rows.append(("in-process pass (no HTTP)", ["" for _ in results]))
+    row("  pass time, phases", lambda r: f"{r.prof.seconds:.1f} s, {r.prof.phases} phases")
+    for kind in (*KINDS, "ready+process"):
+        row(f"  {kind} mean", functools.partial(calls, k=kind))
+    row(
+        "  SQL statements / transactions per call",
+        lambda r: (
+            f"{r.prof.statements / max(sum(len(v) for v in r.prof.calls.values()), 1):.1f} / "
+            f"{r.prof.transactions / max(sum(len(v) for v in r.prof.calls.values()), 1):.1f}"
+        ),
+    )
+    row(
+        "  serial capacity, this mix",
+        lambda r: f"{sum(len(v) for v in r.prof.calls.values()) / max(r.prof.wall, 1e-9):.0f} req/s",
+    )
+    row("  share of the service calls' time:", lambda r: "")
+    for cat, label in CATEGORIES:
+        row(f"    {label}", functools.partial(split, c=cat))
+
+    width = max(len(label) for label, _ in rows) + 2
+    cols = [max(len(n), *(len(v[i]) for _, v in rows)) + 2 for i, n in enumerate(names)]
+    print()
+    print(
+        f"interboard server load: {args.games} games, {args.seconds:g} s, {args.workers} workers, "
+        f"poll {args.poll:g} s, tick {args.tick:g} s; {os.cpu_count()} CPUs; Python {sys.version.split()[0]}"
+    )
+    print("".ljust(width) + "".join(n.ljust(c) for n, c in zip(names, cols, strict=True)))
+    for label, values in rows:
+        print((label.ljust(width) + "".join(v.ljust(c) for v, c in zip(values, cols, strict=True))).rstrip())
+    for r in results:
+        top = ", ".join(f"{name} {v:.0%}" for name, v in r.prof.hottest)
+        print(f"hottest functions, own time (cProfile, {r.name}): {top}")
+    notes = [f"note ({r.name}): {r.note}" for r in results if r.note]
+    for r in results:
+        for (kind, status), message in sorted(r.load.examples.items()):
+            notes.append(f"refused ({r.name}), e.g. {kind} {status}: {message}")
+    if any(r.name == "postgresql" for r in results) and args.pg_url is None:
+        notes.append(
+            "note: the throwaway PostgreSQL runs with fsync off; SQLite runs as the server sets it up "
+            "(WAL, synchronous=FULL: an fsync per write transaction)"
+        )
+    for line in notes:
+        print(line)
+    for r in results:
+        print(limit_line(r))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Load benchmark of interboard serve on SQLite and PostgreSQL")
+    ap.add_argument("--games", type=int, default=20, help="concurrent standard games (every seat played)")
+    ap.add_argument("--seconds", type=float, default=30.0, help="length of the load run")
+    ap.add_argument("--workers", type=int, default=16, help="requests in flight at most")
+    ap.add_argument("--phases", type=int, default=0, help="stop a game after this many phases (0: no limit)")
+    ap.add_argument("--poll", type=float, default=0.25, help="seconds a waiting seat waits between views")
+    ap.add_argument("--tick", type=float, default=1.0, help="the server's --tick")
+    ap.add_argument("--profile-seconds", type=float, default=8.0, help="length of the in-process pass")
+    ap.add_argument("--pg-url", help="a PostgreSQL server to use instead of a throwaway cluster")
+    ap.add_argument("--only", choices=("sqlite", "postgresql"))
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    checks = {
+        "--games": 1 <= args.games <= 1000,
+        "--seconds": 0 < args.seconds <= 3600,
+        "--workers": 1 <= args.workers <= 1000,
+        "--phases": 0 <= args.phases <= 100_000,
+        "--poll": 0.01 <= args.poll <= 60,
+        "--tick": 0.1 <= args.tick <= 60,
+        "--profile-seconds": 0 < args.profile_seconds <= 600,
+    }
+    bad = [k for k, ok in checks.items() if not ok]
+    if bad:
+        ap.error(f"out of range: {', '.join(bad)}")
+    backends = [args.only] if args.only else ["sqlite", "postgresql"]
+    results = []
+    workdir = Path(tempfile.mkdtemp(prefix="interboard-bench-"))
+    try:
+        for name in backends:
+            print(f"{name}:", flush=True)
+            try:
+                results.append(run_backend(name, args, workdir))
+            except RuntimeError as exc:
+                print(f"  {name} skipped: {exc}")
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    if results:
+        report(results, args)
+    return 0 if results else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
