@@ -51,12 +51,9 @@ import functools
 import glob
 import os
 import pstats
-import pwd
 import random
-import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -71,6 +68,8 @@ from typing import Any
 
 import httpx
 
+from interboard.service.pgcluster import Cluster, find_pg_bin, free_port
+
 HOST = "127.0.0.1"
 REQUEST_TIMEOUT_S = 30.0
 SERVER_START_TIMEOUT_S = 60.0
@@ -79,25 +78,7 @@ GRACE_S = REQUEST_TIMEOUT_S + 5.0
 MAX_STEPS_PER_SEAT = 1_000_000
 MAX_PASS_ROUNDS = 1_000_000
 KINDS = ("view", "options", "orders", "ready")
-PG_SETTINGS = {
-    # A throwaway cluster, as in tests/service/conftest.py: speed over durability.
-    "listen_addresses": f"'{HOST}'",
-    "unix_socket_directories": "''",
-    "fsync": "off",
-    "synchronous_commit": "off",
-    "full_page_writes": "off",
-    "shared_buffers": "64MB",
-    "max_connections": "100",
-    "logging_collector": "off",
-}
 CLK_TCK = os.sysconf("SC_CLK_TCK")
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((HOST, 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 # ---------------------------------------------------------------------- CPU accounting (/proc)
@@ -179,96 +160,6 @@ class ThreadStates(threading.Thread):
 
 
 # ---------------------------------------------------------------------- PostgreSQL
-def find_pg_bin() -> Path | None:
-    """The directory with initdb and pg_ctl: the newest Debian install, else the PATH."""
-
-    def version(path: str) -> tuple[int, ...]:
-        return tuple(int(p) for p in Path(path).parts[-3].split(".") if p.isdigit())
-
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=version)
-    candidates = [Path(p).parent for p in reversed(found)]
-    if which := shutil.which("initdb"):
-        candidates.append(Path(which).parent)
-    for d in candidates:
-        if (d / "initdb").is_file() and (d / "pg_ctl").is_file():
-            return d
-    return None
-
-
-class Cluster:
-    """A throwaway PostgreSQL cluster on 127.0.0.1 and a free port, in a temporary directory
-    (as root, run as the ``postgres`` or ``nobody`` user through ``runuser``)."""
-
-    def __init__(self, bin_dir: Path) -> None:
-        self.bin_dir = bin_dir
-        self.prefix: list[str] = []
-        owner = None
-        if os.geteuid() == 0:
-            for name in ("postgres", "nobody"):
-                with contextlib.suppress(KeyError):
-                    owner = pwd.getpwnam(name)
-                    break
-            if owner is None:
-                raise RuntimeError("running as root and there is no postgres or nobody user to run as")
-            self.prefix = ["runuser", "-u", owner.pw_name, "--"]
-        self.base = Path(tempfile.mkdtemp(prefix="interboard-bench-pg-"))
-        self.data = self.base / "data"
-        self.log = self.base / "server.log"
-        self.password = secrets.token_hex(16)
-        pwfile = self.base / "password"
-        pwfile.write_text(self.password + "\n")
-        if owner is not None:
-            for p in (self.base, pwfile):
-                os.chown(p, owner.pw_uid, owner.pw_gid)
-        self.port = 0
-        self.started = False
-
-    def run(self, *args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([*self.prefix, *args], capture_output=True, text=True, timeout=120, check=False)
-
-    def check(self, proc: subprocess.CompletedProcess[str], what: str) -> None:
-        if proc.returncode != 0:
-            log = self.log.read_text(errors="replace")[-3000:] if self.log.exists() else ""
-            raise RuntimeError(f"{what} failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}{log}")
-
-    def start(self) -> str:
-        proc = self.run(
-            str(self.bin_dir / "initdb"), "-D", str(self.data), "-U", "postgres",
-            "--auth=scram-sha-256", f"--pwfile={self.base / 'password'}",
-            "-E", "UTF8", "--locale=C", "--no-sync",
-        )  # fmt: skip
-        self.check(proc, "initdb")
-        (self.base / "password").unlink()
-        with (self.data / "postgresql.conf").open("a") as conf:
-            conf.write("\n# interboard bench\n")
-            conf.writelines(f"{k} = {v}\n" for k, v in PG_SETTINGS.items())
-        for attempt in range(5):  # another process may take the free port first
-            self.port = free_port()
-            proc = self.run(
-                str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-l", str(self.log),
-                "-o", f"-p {self.port}", "-w", "-t", "60", "start",
-            )  # fmt: skip
-            if proc.returncode == 0:
-                self.started = True
-                break
-            if attempt == 4 or "already in use" not in self.log.read_text(errors="replace"):
-                self.check(proc, "pg_ctl start")
-        return f"postgresql+psycopg://postgres:{self.password}@{HOST}:{self.port}/postgres"
-
-    def postmaster_pid(self) -> int | None:
-        try:
-            return int((self.data / "postmaster.pid").read_text().split()[0])
-        except (OSError, ValueError, IndexError):
-            return None
-
-    def stop(self) -> None:
-        try:
-            if self.started:
-                self.run(str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
-        finally:
-            shutil.rmtree(self.base, ignore_errors=True)
-
-
 class PgDatabases:
     """Fresh databases on a PostgreSQL server, dropped at the end. If the user may not create
     databases, the database of the URL itself is used (and left with the benchmark's games)."""
@@ -851,7 +742,7 @@ def run_backend(name: str, args: argparse.Namespace, workdir: Path) -> BackendRe
                     raise RuntimeError("no PostgreSQL binaries (apt-get install postgresql) and no --pg-url")
                 cluster = Cluster(bin_dir)
                 print(f"  starting a throwaway PostgreSQL cluster ({bin_dir}) ...", flush=True)
-                admin = cluster.start()
+                admin = cluster.start().render_as_string(hide_password=False)
             dbs = PgDatabases(admin)
             load_url, pass_url = dbs.new(), dbs.new()
             note = dbs.note
