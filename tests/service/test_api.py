@@ -271,3 +271,17 @@ def test_oversized_body_is_refused(client: TestClient) -> None:
         "/api/games", content=b"{" + b" " * 70_000 + b"}", headers={"Content-Type": "application/json"}
     )
     assert r.status_code == 413
+
+
+def test_text_with_nul_is_refused_on_every_database(client: TestClient) -> None:
+    r = client.post("/api/games", json={"title": "a\x00b"})
+    assert r.status_code == 422
+    assert "NUL" in str(r.json())
+    assert client.get("/api/games/a%00b").status_code == 422
+
+
+def test_framework_errors_use_the_error_format(client: TestClient) -> None:
+    r = client.delete("/api/games")
+    assert r.status_code == 405
+    assert r.json() == {"error": "Method Not Allowed"}
+    assert client.get("/api/nothing-here").json() == {"error": "Not Found"}

@@ -163,3 +163,41 @@ def test_missed_orders_wait_extends_the_deadline_once(store: Engine) -> None:
 def test_unknown_missed_orders_policy_is_refused(store: Engine) -> None:
     with pytest.raises(Invalid, match="missed_orders must be one of default, wait"):
         GameService(store).create(NewGame(missed_orders="panic"))
+
+
+def test_orders_checked_while_the_phase_is_processed_are_never_lost(db_url: str) -> None:
+    """Regression: on SQLite an order could be stored for a phase another process had just ended.
+
+    Now an order is either refused (SQLite: the stale write fails its version check) or used by
+    the processing it raced (PostgreSQL: the processor waits for the row lock); never accepted and
+    then dropped."""
+    from interboard.service.families import DiplomacyFamily
+
+    service = GameService(open_store(db_url))
+    other = GameService(open_store(db_url))
+    created = service.create(NewGame(seats={p: p for p in POWERS}, deadlines={"movement": 3600}))
+    check = DiplomacyFamily.check
+    workers: list[threading.Thread] = []
+
+    def slow_check(self: DiplomacyFamily, *args: object) -> list[str | None]:
+        DiplomacyFamily.check = check  # type: ignore[method-assign]
+        worker = threading.Thread(target=other.try_process, args=(created.game_id, True))
+        workers.append(worker)
+        worker.start()
+        worker.join(2)  # on PostgreSQL it waits for our row lock instead
+        return check(self, *args)  # type: ignore[arg-type]
+
+    DiplomacyFamily.check = slow_check  # type: ignore[method-assign]
+    try:
+        service.submit(created.game_id, created.seat_tokens["FRANCE"], "S1901M", ["A Par - Bur"])
+        accepted = True
+    except Conflict:
+        accepted = False
+    finally:
+        DiplomacyFamily.check = check  # type: ignore[method-assign]
+        for w in workers:
+            w.join(30)
+    assert service.public_view(created.game_id)["phase"] == "F1901M"
+    used = service.history(created.game_id)[0]["orders"]
+    assert used == ({"FRANCE": ["A Par - Bur"]} if accepted else {})
+    assert service.seat_view(created.game_id, created.seat_tokens["FRANCE"])["seat"]["orders"] == []

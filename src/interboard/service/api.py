@@ -14,11 +14,13 @@ from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, Request
+from fastapi import Path as FastAPIPath
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sse_starlette.sse import EventSourceResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.responses import Response
 
@@ -30,6 +32,23 @@ MAX_BODY = 64 * 1024
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="after")
+    def _no_nul(self) -> Strict:
+        # PostgreSQL cannot store NUL in text; refuse it everywhere rather than on one database.
+        if _has_nul(self.model_dump()):
+            raise ValueError("text may not contain NUL characters")
+        return self
+
+
+def _has_nul(value: object) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return any(_has_nul(v) for v in value)
+    return False
 
 
 class CreateGameBody(Strict):
@@ -51,7 +70,7 @@ class CreatedBody(BaseModel):
 
 
 class JoinBody(Strict):
-    seat: str = Field(max_length=32)
+    seat: str = Field(max_length=32, pattern=r"^[A-Za-z0-9_-]+$")
     player: str = Field("", max_length=100)
 
 
@@ -95,6 +114,7 @@ def _token(authorization: Annotated[str | None, Header()] = None) -> str | None:
 
 
 Token = Annotated[str | None, Depends(_token)]
+GameId = Annotated[str, FastAPIPath(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="a game's id")]
 
 
 def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
@@ -127,6 +147,10 @@ def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
         if details:
             body["details"] = details
         return JSONResponse(body, status_code=exc.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def malformed(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -161,71 +185,75 @@ def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
         )
 
     @app.get("/api/games/{game_id}")
-    async def public(game_id: str) -> dict[str, Any]:
+    async def public(game_id: GameId) -> dict[str, Any]:
         return await run_in_threadpool(service.public_view, game_id)
 
     @app.post("/api/games/{game_id}/join", status_code=201)
-    async def join(game_id: str, body: JoinBody) -> TokenBody:
+    async def join(game_id: GameId, body: JoinBody) -> TokenBody:
         token = await run_in_threadpool(service.join, game_id, body.seat, body.player)
         return TokenBody(seat=body.seat, token=token)
 
     @app.get("/api/games/{game_id}/seat")
-    async def seat(game_id: str, token: Token) -> dict[str, Any]:
+    async def seat(game_id: GameId, token: Token) -> dict[str, Any]:
         return await run_in_threadpool(service.seat_view, game_id, token)
 
     @app.put("/api/games/{game_id}/orders")
-    async def orders(game_id: str, body: OrdersBody, token: Token) -> list[dict[str, Any]]:
+    async def orders(game_id: GameId, body: OrdersBody, token: Token) -> list[dict[str, Any]]:
         return await run_in_threadpool(service.submit, game_id, token, body.phase, body.orders)
 
     @app.get("/api/games/{game_id}/options")
-    async def options(game_id: str, token: Token) -> dict[str, Any]:
+    async def options(game_id: GameId, token: Token) -> dict[str, Any]:
         return await run_in_threadpool(service.options, game_id, token)
 
     @app.put("/api/games/{game_id}/ready")
-    async def ready(game_id: str, body: FlagBody, token: Token) -> dict[str, bool]:
+    async def ready(game_id: GameId, body: FlagBody, token: Token) -> dict[str, bool]:
         await run_in_threadpool(service.set_ready, game_id, token, body.value)
         processed = await run_in_threadpool(service.try_process, game_id)
         return {"ready": body.value, "processed": processed}
 
     @app.put("/api/games/{game_id}/draw")
-    async def draw(game_id: str, body: FlagBody, token: Token) -> dict[str, bool]:
+    async def draw(game_id: GameId, body: FlagBody, token: Token) -> dict[str, bool]:
         await run_in_threadpool(service.vote_draw, game_id, token, body.value)
         return {"draw_vote": body.value}
 
     @app.get("/api/games/{game_id}/history")
-    async def history(game_id: str) -> list[dict[str, Any]]:
+    async def history(game_id: GameId) -> list[dict[str, Any]]:
         return await run_in_threadpool(service.history, game_id)
 
     @app.get("/api/games/{game_id}/messages")
-    async def messages(game_id: str, token: Token) -> list[dict[str, Any]]:
+    async def messages(game_id: GameId, token: Token) -> list[dict[str, Any]]:
         return await run_in_threadpool(service.messages, game_id, token)
 
     @app.post("/api/games/{game_id}/messages", status_code=201)
-    async def send(game_id: str, body: MessageBody, token: Token) -> dict[str, int]:
+    async def send(game_id: GameId, body: MessageBody, token: Token) -> dict[str, int]:
         return {"id": await run_in_threadpool(service.send_message, game_id, token, body.to, body.body)}
 
     @app.post("/api/games/{game_id}/start")
-    async def start(game_id: str, token: Token) -> dict[str, str]:
+    async def start(game_id: GameId, token: Token) -> dict[str, str]:
         await run_in_threadpool(service.start, game_id, token)
         return {"status": "active"}
 
     @app.post("/api/games/{game_id}/pause")
-    async def pause(game_id: str, token: Token) -> dict[str, str]:
+    async def pause(game_id: GameId, token: Token) -> dict[str, str]:
         await run_in_threadpool(service.pause, game_id, token)
         return {"status": "paused"}
 
     @app.post("/api/games/{game_id}/resume")
-    async def resume(game_id: str, token: Token) -> dict[str, str]:
+    async def resume(game_id: GameId, token: Token) -> dict[str, str]:
         await run_in_threadpool(service.resume, game_id, token)
         return {"status": "active"}
 
     @app.post("/api/games/{game_id}/extend")
-    async def extend(game_id: str, body: ExtendBody, token: Token) -> dict[str, int]:
+    async def extend(game_id: GameId, body: ExtendBody, token: Token) -> dict[str, int]:
         await run_in_threadpool(service.extend, game_id, token, body.seconds)
         return {"extended_by": body.seconds}
 
-    @app.get("/api/games/{game_id}/events")
-    async def events(game_id: str, request: Request) -> EventSourceResponse:
+    @app.get(
+        "/api/games/{game_id}/events",
+        response_class=EventSourceResponse,
+        responses={200: {"content": {"text/event-stream": {}}, "description": "a stream of updates"}},
+    )
+    async def events(game_id: GameId, request: Request) -> EventSourceResponse:
         """Server-sent events: ``update`` with the game's version and phase whenever it changes."""
         await run_in_threadpool(service.version, game_id)  # 404 for an unknown game
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import Engine, or_, select, update
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.exc import StaleDataError
 
 from .families import FamilyError, GameFamily, get_family
 from .models import GameRow, MessageRow, OrdersRow, PhaseRow, SeatRow
@@ -110,8 +111,13 @@ class GameService:
 
     @contextmanager
     def _tx(self) -> Iterator[Session]:
-        with Session(self.engine, expire_on_commit=False) as session, session.begin():
-            yield session
+        try:
+            with Session(self.engine, expire_on_commit=False) as session, session.begin():
+                yield session
+        except StaleDataError:
+            raise Conflict(
+                "the game changed meanwhile (a phase may have been processed): reload and retry"
+            ) from None
 
     def _game(self, session: Session, game_id: str, lock: bool = False) -> GameRow:
         stmt = select(GameRow).where(GameRow.id == game_id)

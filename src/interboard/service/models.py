@@ -87,6 +87,9 @@ class GameRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     """Bumped by every change; a phase is processed only by the update that moves it on."""
     gm_token_hash: Mapped[str] = mapped_column(String(64))
+    # Every ORM update of a game checks the version it read, so a change made from a stale read
+    # (say, orders stored while another process moved the game on) fails instead of landing.
+    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}  # noqa: RUF012
     result: Mapped[dict[str, Any] | None] = mapped_column(NullableJSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
 

@@ -1,0 +1,520 @@
+"""The game master as real server processes over real HTTP: ``kill -9`` and restart, ``kill -9`` while
+phases are being processed, two servers on one database, and server-sent events.
+
+Each test runs on a SQLite file and on PostgreSQL (the ``db_url`` fixture). A server is
+``python -m interboard.cli.main serve --db URL --port P --tick T`` on a free loopback port; every wait
+is bounded, and the ``servers`` fixture stops every process it started, whatever happens.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import random
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import Engine, select, text
+from sqlalchemy.orm import Session
+
+from interboard.service.families import get_family
+from interboard.service.models import GameRow, PhaseRow
+from interboard.service.store import create_store_engine
+
+POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+PLAYERS = {p: p.title() for p in POWERS}
+BOTS = {p: "bot" for p in POWERS}
+TICK = 0.2
+START_TIMEOUT = 30.0
+STOP_TIMEOUT = 10.0
+HTTP_TIMEOUT = 10.0
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def wait_for(what: str, condition: Callable[[], Any], timeout: float, every: float = 0.05) -> Any:
+    """Poll ``condition`` until it returns something true; fail after ``timeout`` seconds."""
+    end = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > end:
+            pytest.fail(f"timed out after {timeout:.1f} s waiting for {what}")
+        time.sleep(every)
+
+
+class Server:
+    """One ``interboard serve`` process; its output goes to a log file (never an unread pipe)."""
+
+    def __init__(self, db_url: str, tick: float, log: Path, port: int | None = None) -> None:
+        self.db_url, self.tick, self.log = db_url, tick, log
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.port = 0
+        self.started_at = 0.0
+        self.startup_s = 0.0
+        """Seconds from starting the process to its first answer."""
+        self._spawn(port or free_port())
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def _spawn(self, port: int) -> None:
+        self.port = port
+        self.started_at = time.monotonic()
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        with self.log.open("ab") as out:
+            out.write(f"--- port {port}\n".encode())
+            out.flush()
+            self.proc = subprocess.Popen(
+                [
+                    sys.executable, "-m", "interboard.cli.main", "serve",
+                    "--db", self.db_url, "--port", str(port), "--tick", str(self.tick),
+                ],
+                stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=env,
+            )  # fmt: skip
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+    def wait_ready(self, timeout: float = START_TIMEOUT) -> Server:
+        """Wait until the server answers; if another process took the port first, try another."""
+        assert self.proc is not None
+        end = time.monotonic() + timeout
+        retries = 3
+        while True:
+            if self.proc.poll() is not None:
+                if retries and "already in use" in self.output().rsplit("--- port", 1)[-1]:
+                    retries -= 1
+                    self._spawn(free_port())
+                    continue
+                pytest.fail(f"server exited with {self.proc.returncode}:\n{self.output()[-3000:]}")
+            try:
+                if httpx.get(f"{self.url}/api/variants", timeout=1.0).status_code == 200:
+                    self.startup_s = time.monotonic() - self.started_at
+                    return self
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > end:
+                pytest.fail(f"server did not answer within {timeout} s:\n{self.output()[-3000:]}")
+            time.sleep(0.05)
+
+    def client(self) -> httpx.Client:
+        return httpx.Client(base_url=self.url, timeout=HTTP_TIMEOUT)
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.kill()  # SIGKILL: no shutdown, no cleanup
+        self.proc.wait(timeout=STOP_TIMEOUT)
+
+    def stop(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=STOP_TIMEOUT)
+
+
+class Servers:
+    """Starts servers and remembers them all, so that the fixture can stop every one."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.tmp_path = tmp_path
+        self.started: list[Server] = []
+
+    def spawn(self, db_url: str, tick: float = TICK, port: int | None = None) -> Server:
+        server = Server(db_url, tick, self.tmp_path / f"server-{len(self.started)}.log", port)
+        self.started.append(server)
+        return server
+
+    def start(self, db_url: str, tick: float = TICK, port: int | None = None) -> Server:
+        return self.spawn(db_url, tick, port).wait_ready()
+
+    def stop_all(self) -> None:
+        for server in self.started:
+            try:
+                server.stop()
+            finally:
+                # Shown by pytest only when the test fails.
+                print(f"==== {server.log.name}\n{server.output()[-4000:]}")
+
+
+@pytest.fixture
+def servers(tmp_path: Path) -> Iterator[Servers]:
+    group = Servers(tmp_path)
+    try:
+        yield group
+    finally:
+        group.stop_all()
+
+
+@pytest.fixture
+def engine(db_url: str) -> Iterator[Engine]:
+    """The test's own connection to the servers' database, to look at what they stored."""
+    eng = create_store_engine(db_url)
+    try:
+        yield eng
+    finally:
+        eng.dispose()
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create_game(client: httpx.Client, **body: Any) -> tuple[str, dict[str, str]]:
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()["game_id"], r.json()["seat_tokens"]
+
+
+def submit(client: httpx.Client, gid: str, token: str, phase: str, orders: list[str]) -> None:
+    r = client.put(f"/api/games/{gid}/orders", headers=auth(token), json={"phase": phase, "orders": orders})
+    assert r.status_code == 200, r.text
+
+
+def view(client: httpx.Client, gid: str) -> dict[str, Any]:
+    r = client.get(f"/api/games/{gid}")
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def seat_orders(client: httpx.Client, gid: str, token: str) -> list[str]:
+    r = client.get(f"/api/games/{gid}/seat", headers=auth(token))
+    assert r.status_code == 200, r.text
+    orders: list[str] = r.json()["seat"]["orders"]
+    return orders
+
+
+def _json(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def check_histories(engine: Engine) -> dict[str, list[PhaseRow]]:
+    """Check, on the database at rest, that every game's history is its phases 0..n-1, each once, that
+    its current phase index is n, and that replaying the stored orders from the start gives every
+    recorded position and the current one (so no phase was played twice or from a stale state).
+    Returns each game's history."""
+    out = {}
+    with Session(engine) as s:
+        for game in s.scalars(select(GameRow)):
+            rows = list(
+                s.scalars(select(PhaseRow).where(PhaseRow.game_id == game.id).order_by(PhaseRow.phase_index))
+            )
+            indexes = [r.phase_index for r in rows]
+            assert indexes == list(range(len(rows))), f"game {game.id}: history indexes {indexes}"
+            assert game.phase_index == len(rows), f"game {game.id}: at {game.phase_index}, {len(rows)} played"
+            family = get_family(game.family)
+            state = family.new_state(game.variant, game.settings.get("options", {}))
+            for row in rows:
+                assert family.phase(state)[0] == row.phase, f"game {game.id} phase {row.phase_index}"
+                assert _json(family.view(state)) == row.record["position"], f"game {game.id} {row.phase}"
+                state = family.process(state, row.record["orders"]).state
+            assert family.phase(state)[0] == game.phase
+            assert _json(family.view(state)) == _json(family.view(game.state)), f"game {game.id} now"
+            out[game.id] = rows
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- a
+DEADLINE_S = 3
+"""The movement deadline, if the machine restarts a server fast enough for it (else longer)."""
+
+ORDERS = {
+    "ENGLAND": ["F Lon - Nth", "F Edi - Nwg", "A Lvp - Yor"],
+    "FRANCE": ["A Par - Bur", "F Bre - Mao", "A Mar - Spa"],
+    "GERMANY": ["A Mun - Ruh", "F Kie - Den"],
+    "RUSSIA": ["A War - Gal", "F Sev - Bla"],
+}
+
+
+def test_kill_9_and_restart_keeps_orders_and_deadline(db_url: str, servers: Servers, engine: Engine) -> None:
+    srv = servers.start(db_url)
+    # The restart must come before the deadline: on a slow machine, give it more time.
+    startup_s = srv.startup_s
+    deadline_s = max(DEADLINE_S, math.ceil(1.5 * startup_s + 0.5))
+    with srv.client() as c:
+        gid, tokens = create_game(c, seats=PLAYERS, deadlines={"movement": deadline_s})
+        submit(c, gid, tokens["FRANCE"], "S1901M", ["A Par - Pic"])  # replaced below
+        for seat, orders in ORDERS.items():
+            submit(c, gid, tokens[seat], "S1901M", orders)
+        refused = c.put(
+            f"/api/games/{gid}/orders",
+            headers=auth(tokens["ITALY"]),
+            json={"phase": "S1901M", "orders": ["A Ven - Tri", "A Ven - Mun"]},
+        )
+        assert refused.status_code == 422, refused.text  # all or nothing: nothing stored
+        before = view(c, gid)
+    assert before["status"] == "active" and before["phase"] == "S1901M"
+    assert before["submitted"] == sorted(ORDERS)
+    deadline = datetime.fromisoformat(before["deadline"])
+
+    srv.kill9()
+    killed_at = datetime.now(UTC)
+    srv = servers.start(db_url, port=srv.port)
+    with srv.client() as c:
+        after = view(c, gid)
+        assert datetime.now(UTC) < deadline, (
+            f"the restart took longer than the {deadline_s} s deadline (first start: {startup_s:.1f} s)"
+        )
+        for key in ("status", "phase", "phase_index", "deadline", "version", "submitted"):
+            assert after[key] == before[key], key
+        for seat in POWERS:
+            assert seat_orders(c, gid, tokens[seat]) == ORDERS.get(seat, []), seat
+
+        wait_for(
+            "the phase to be processed",
+            lambda: view(c, gid)["phase_index"] >= 1,
+            timeout=(deadline - datetime.now(UTC)).total_seconds() + 5,
+        )
+        history = c.get(f"/api/games/{gid}/history").json()
+        now = view(c, gid)
+    assert [(h["index"], h["phase"]) for h in history] == [(0, "S1901M")]
+    assert history[0]["orders"] == ORDERS
+    assert now["phase"] == "F1901M" and now["phase_index"] == 1
+    assert {"A BUR", "F MAO", "A SPA"} <= set(now["position"]["units"]["FRANCE"])
+    assert "A VEN" in now["position"]["units"]["ITALY"]  # its refused orders were never stored
+
+    with Session(engine) as s:
+        (processed_at,) = s.scalars(select(PhaseRow.processed_at).where(PhaseRow.game_id == gid)).all()
+    assert processed_at > killed_at  # by the restarted server
+    late = (processed_at - deadline).total_seconds()
+    assert 0 <= late <= 5 * TICK, f"processed {late:+.3f} s after the deadline"
+    next_deadline = datetime.fromisoformat(now["deadline"])
+    assert abs((next_deadline - processed_at).total_seconds() - deadline_s) < 1
+
+
+# ---------------------------------------------------------------------------------------------- b
+def write_in_progress(engine: Engine) -> Callable[[], bool]:
+    """A probe: is a server inside a write transaction on the database right now?
+
+    PostgreSQL: a server connection holds a transaction id (processing locks the game row first).
+    SQLite: the write lock is taken (``BEGIN IMMEDIATE`` without waiting fails)."""
+    if engine.dialect.name == "postgresql":
+        query = text(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid() AND backend_xid IS NOT NULL"
+        )
+
+        def pg() -> bool:
+            with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+                return bool(conn.execute(query).scalar())
+
+        return pg
+    path = engine.url.database
+    assert path
+
+    def sqlite() -> bool:
+        with contextlib.closing(sqlite3.connect(path, timeout=0, isolation_level=None)) as conn:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError:  # database is locked: someone is writing
+                return True
+            conn.execute("ROLLBACK")
+            return False
+
+    return sqlite
+
+
+FAST_TICK = 0.02
+KILLS = 3
+BOT_GAMES = 16
+
+HELD_CHOICES = {
+    "FRANCE": [["A Par - Bur"], ["A Par - Pic", "F Bre - Mao"], ["A Mar - Spa"], ["A Par H", "F Bre - Eng"]],
+    "TURKEY": [["F Ank - Bla"], ["A Con - Bul", "A Smy - Arm"], ["A Smy H"], ["F Ank - Con"]],
+}
+
+
+def test_kill_9_while_processing_loses_nothing(db_url: str, servers: Servers, engine: Engine) -> None:
+    """Bot games are due at every tick, so the server processes phases all the time; after a random
+    delay it is caught inside a processing transaction and killed, again and again. A processing is
+    one transaction, so a killed one leaves nothing: no history gaps or duplicates, no accepted order
+    lost, and every phase is played from the state the previous one left."""
+    rng = random.Random(1901)
+    writing = write_in_progress(engine)
+    srv = servers.start(db_url, tick=FAST_TICK)
+    c = srv.client()
+    try:
+        # Games whose first phase is processed during the kills, with orders given long before it.
+        ordered: dict[str, dict[str, list[str]]] = {}
+        for _ in range(4):
+            gid, tokens = create_game(
+                c, seats=PLAYERS, deadlines={"movement": 3, "retreats": 1, "adjustments": 1}
+            )
+            ordered[gid] = {"FRANCE": ORDERS["FRANCE"], "RUSSIA": ORDERS["RUSSIA"]}
+            for seat, orders in ordered[gid].items():
+                submit(c, gid, tokens[seat], "S1901M", orders)
+        # Games never due during the test, whose orders are replaced before each kill.
+        held = dict(create_game(c, seats=PLAYERS, deadlines={"movement": 3600}) for _ in range(2))
+        bots = [create_game(c, seats=BOTS)[0] for _ in range(BOT_GAMES)]
+
+        accepted: dict[tuple[str, str], list[str]] = {}
+        for attempt in range(KILLS):
+            if attempt:
+                srv = servers.start(db_url, tick=FAST_TICK, port=srv.port)
+                c.close()
+                c = srv.client()
+            for gid, tokens in held.items():
+                for seat, choices in HELD_CHOICES.items():
+                    orders = rng.choice(choices)
+                    submit(c, gid, tokens[seat], "S1901M", orders)
+                    accepted[gid, seat] = orders
+            time.sleep(rng.uniform(0.05, 0.4))
+            wait_for("the server inside a processing transaction", writing, timeout=10, every=0.001)
+            srv.kill9()
+
+        srv = servers.start(db_url, tick=FAST_TICK, port=srv.port)
+        c.close()
+        c = srv.client()
+        at_restart = {gid: view(c, gid)["phase_index"] for gid in bots}
+        wait_for(
+            "the restarted server to carry on",
+            lambda: (
+                all(view(c, gid)["phase_index"] > at_restart[gid] for gid in bots)
+                and all(view(c, gid)["phase_index"] >= 1 for gid in ordered)
+            ),
+            timeout=15,
+        )
+        for (gid, seat), orders in accepted.items():
+            assert view(c, gid)["phase_index"] == 0
+            assert seat_orders(c, gid, held[gid][seat]) == orders, (gid, seat)
+    finally:
+        c.close()
+    srv.stop()
+
+    histories = check_histories(engine)
+    assert len(histories) == len(ordered) + len(held) + len(bots)
+    for gid, given in ordered.items():
+        assert histories[gid][0].record["orders"] == given
+    for gid in held:
+        assert histories[gid] == []
+    assert all(len(histories[gid]) >= 2 for gid in bots)
+
+
+# ---------------------------------------------------------------------------------------------- c
+TWO_SERVER_TICK = 0.05
+RUN_S = 3.0
+
+
+def test_two_servers_on_one_database_process_each_phase_once(
+    db_url: str, servers: Servers, engine: Engine
+) -> None:
+    """Both servers' schedulers, and ready requests sent to either, race to process the same phases."""
+    pair = [servers.spawn(db_url, tick=TWO_SERVER_TICK), servers.spawn(db_url, tick=TWO_SERVER_TICK)]
+    for server in pair:  # started together: they also race to migrate the new database
+        server.wait_ready()
+    clients = [server.client() for server in pair]
+    served = [0, 0]
+
+    def call(i: int, method: str, url: str, **kw: Any) -> httpx.Response:
+        r = clients[i % 2].request(method, url, **kw)
+        assert r.status_code < 500, r.text
+        served[i % 2] += 1
+        return r
+
+    try:
+        timed = []
+        for i in range(10):
+            r = call(i, "POST", "/api/games", json={
+                "seats": PLAYERS, "deadlines": {"movement": 1, "retreats": 1, "adjustments": 1},
+            })  # fmt: skip
+            timed.append(r.json()["game_id"])
+        by_ready: dict[str, dict[str, str]] = {}
+        for i in range(4):
+            r = call(i, "POST", "/api/games", json={"seats": PLAYERS})  # moves on when all are ready
+            by_ready[r.json()["game_id"]] = r.json()["seat_tokens"]
+
+        end = time.monotonic() + RUN_S
+        rounds = 0
+        while time.monotonic() < end:
+            for gid, tokens in by_ready.items():
+                for j, seat in enumerate(POWERS):
+                    r = call(j + rounds, "PUT", f"/api/games/{gid}/ready", json={"value": True},
+                             headers=auth(tokens[seat]))  # fmt: skip
+                    assert r.status_code == 200, r.text
+            for i, gid in enumerate(timed):
+                call(i + rounds, "GET", f"/api/games/{gid}")
+            rounds += 1
+    finally:
+        for client in clients:
+            client.close()
+    for server in pair:
+        server.stop()
+
+    assert min(served) > 0, served
+    for server in pair:
+        out = server.output()
+        assert '"GET /api/games/' in out and "Traceback" not in out, out[-3000:]
+    histories = check_histories(engine)
+    assert all(len(histories[gid]) >= 2 for gid in timed), {g: len(histories[g]) for g in timed}
+    assert all(len(histories[gid]) >= 2 for gid in by_ready), {g: len(histories[g]) for g in by_ready}
+
+
+# ---------------------------------------------------------------------------------------------- d
+def sse_events(lines: Iterator[str]) -> Iterator[dict[str, str]]:
+    """Server-sent events from a stream's lines: {"event": ..., "data": ...}; comments are skipped."""
+    event: dict[str, str] = {}
+    for raw in lines:
+        line = raw.rstrip("\r")
+        if not line:
+            if event:
+                yield event
+            event = {}
+            continue
+        if line.startswith(":"):
+            continue
+        name, _, value = line.partition(":")
+        value = value.removeprefix(" ")
+        event[name] = f"{event[name]}\n{value}" if name == "data" and name in event else value
+
+
+def test_events_stream_an_update_when_the_phase_is_processed(db_url: str, servers: Servers) -> None:
+    srv = servers.start(db_url)
+    with srv.client() as c, srv.client() as listener:
+        gid, tokens = create_game(c, seats=PLAYERS)  # no deadline: processed when every seat is ready
+        with listener.stream("GET", f"/api/games/{gid}/events", timeout=5.0) as stream:
+            assert stream.status_code == 200
+            assert stream.headers["content-type"].startswith("text/event-stream")
+            events = sse_events(stream.iter_lines())  # each read bounded by the 5 s timeout
+            first = next(events)
+            assert first["event"] == "update"
+            start = json.loads(first["data"])
+            assert start["phase"] == "S1901M" and start["status"] == "active"
+
+            for seat in POWERS:
+                r = c.put(f"/api/games/{gid}/ready", headers=auth(tokens[seat]), json={"value": True})
+                assert r.status_code == 200, r.text
+            end = time.monotonic() + 10
+            seen = []
+            for event in events:
+                assert event["event"] == "update", event
+                data = json.loads(event["data"])
+                seen.append(data)
+                if data["phase"] != "S1901M" or time.monotonic() > end:
+                    break
+    assert seen and seen[-1]["phase"] == "F1901M", seen
+    assert seen[-1]["version"] > start["version"]
+    versions = [start["version"]] + [d["version"] for d in seen]
+    assert versions == sorted(set(versions))  # each update is news
