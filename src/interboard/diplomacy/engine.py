@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from ..board import Board
 from .adjustments import adjudicate_adjustments, adjustment_counts
@@ -31,7 +31,6 @@ class PhaseOutcome:
     """The next position (its phase is the next phase to play)."""
     winners: tuple[str, ...] = ()
     """Powers that reached the victory threshold at the end of this phase."""
-    detail: dict[str, object] = field(default_factory=dict)
 
 
 def step(

@@ -70,10 +70,6 @@ class Game:
         return self.process(orders)
 
 
-def illegal_results(outcome: PhaseOutcome) -> list[OrderResult]:
-    return [r for r in outcome.results if r.reason is Reason.ILLEGAL]
-
-
 def describe_result(board: Board, result: OrderResult) -> str:
     """One line of text for a result: ``A PAR - BUR: bounced (with MUN)``."""
     text = f"{result.power.title()}: {format_order(board, result.order)}"

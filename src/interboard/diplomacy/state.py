@@ -136,7 +136,3 @@ def starting_position(board: Board) -> Position:
         units=units,
         centres=dict(board.start.centres),
     )
-
-
-def describe_unit(board: Board, unit: Unit) -> str:
-    return f"{unit.kind.value} {board.locations[unit.loc].id}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import weakref
 from collections import deque
 
-from ..board import Board, SpaceKind, UnitKind
+from ..board import Board, SpaceKind
 
 
 class Tables:
@@ -73,9 +73,6 @@ class Tables:
                 elif self.coastal[nxt] and nxt != start:
                     reached.add(nxt)
         return frozenset(reached)
-
-    def reach(self, kind: UnitKind, loc: int) -> frozenset[int]:
-        return self.army_spaces[loc] if kind is UnitKind.ARMY else self.fleet_spaces[loc]
 
 
 _CACHE: weakref.WeakKeyDictionary[Board, Tables] = weakref.WeakKeyDictionary()
