@@ -114,3 +114,43 @@ def test_play_twin_earths_three_with_a_link(tmp_path: Path) -> None:
     record = json.loads(save.read_text())
     assert record["position"]["links"] == [["TRI-Y", "ADR-Z"]]
     assert record["rules"]["links"]["limit"] == 5
+
+
+DATA = Path(__file__).parent / "formats" / "data"
+
+
+def test_replay_of_mila_games_exits_non_zero_on_a_difference() -> None:
+    out = runner.invoke(app, ["replay", "--format", "mila", str(DATA / "mila_seed1.json")])
+    assert out.exit_code == 0, out.output
+    assert "with differences" in out.output and ", 0 with differences" in out.output
+    out = runner.invoke(
+        app, ["replay", "--format", "mila", str(DATA / "known_difference_convoy_own_support.json")]
+    )
+    assert out.exit_code == 1
+    assert ", 1 with differences" in out.output
+
+
+def test_replay_reports_a_missing_or_broken_file(tmp_path: Path) -> None:
+    out = runner.invoke(app, ["replay", "--format", "mila", str(tmp_path / "nothing.json")])
+    assert out.exit_code == 2
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    out = runner.invoke(app, ["replay", str(bad)])
+    assert out.exit_code == 2
+    assert "error:" in out.output
+
+
+def test_bench_and_export(tmp_path: Path) -> None:
+    out = runner.invoke(app, ["bench", "--games", "1", "--phases", "5"])
+    assert out.exit_code == 0, out.output
+    assert "5 phases in" in out.output
+    from interboard.diplomacy.game import Game
+    from interboard.formats.record import save_game
+
+    game = Game.new()
+    game.process_text(["France: A Par - Bur"])
+    path = tmp_path / "g.json"
+    save_game(game, path)
+    out = runner.invoke(app, ["export", str(path)])
+    assert out.exit_code == 0
+    assert json.loads(out.output)["phases"][0]["orders"] == {"FRANCE": ["A PAR - BUR"]}
