@@ -92,17 +92,6 @@ class Created:
     seat_tokens: dict[str, str]
 
 
-def _iso(dt: datetime | None) -> str | None:
-    aware = _aware(dt)
-    return aware.isoformat() if aware else None
-
-
-def _aware(dt: datetime | None) -> datetime | None:
-    if dt is not None and dt.tzinfo is None:
-        return dt.replace(tzinfo=UTC)  # SQLite hands naive datetimes back
-    return dt
-
-
 class GameService:
     def __init__(self, engine: Engine, clock: Callable[[], datetime] = utcnow) -> None:
         self.engine = engine
@@ -268,7 +257,7 @@ class GameService:
             self._require_gm(game, gm_token)
             if game.status != "active":
                 raise Conflict(f"the game is {game.status}, not active")
-            deadline = _aware(game.deadline)
+            deadline = game.deadline
             game.paused_left = (deadline - self.clock()).total_seconds() if deadline else None
             game.status, game.deadline = "paused", None
             game.version += 1
@@ -292,7 +281,7 @@ class GameService:
             self._require_gm(game, gm_token)
             if game.status != "active":
                 raise Conflict(f"the game is {game.status}, not active")
-            base = _aware(game.deadline) or self.clock()
+            base = game.deadline or self.clock()
             game.deadline = base + timedelta(seconds=seconds)
             game.version += 1
 
@@ -406,7 +395,7 @@ class GameService:
 
     def _summary(self, s: Session, g: GameRow) -> dict[str, Any]:
         seats = self._seats(s, g.id)
-        deadline = _aware(g.deadline)
+        deadline = g.deadline
         return {
             "id": g.id,
             "title": g.title,
@@ -493,7 +482,7 @@ class GameService:
                 "from": m.sender,
                 "to": m.recipients,
                 "body": m.body,
-                "sent_at": _iso(m.sent_at),
+                "sent_at": m.sent_at.isoformat(),
             }
             for m in rows
             if m.recipients is None or seat in m.recipients or m.sender == seat
@@ -574,7 +563,7 @@ class GameService:
             family = get_family(game.family)
             acting = set(family.acting(game.state))
             seats = {r.seat: r for r in self._seats(s, game_id)}
-            deadline = _aware(game.deadline)
+            deadline = game.deadline
             all_ready = all(seats[p].ready or seats[p].kind == "bot" for p in acting if p in seats)
             if not (force or all_ready or (deadline is not None and deadline <= self.clock())):
                 return False
