@@ -56,7 +56,15 @@ def test_map_is_consistent(name: str, board: Board) -> None:
         for home in power.home_centres:
             assert board.spaces[home].centre, f"{power.id} home {board.spaces[home].id} is not a centre"
             assert home in power.homeland
-    assert 0 < board.victory_centres <= len(board.centres)
+    if board.powers:
+        assert 0 < board.victory_centres <= len(board.centres)
+    for region in board.regions:
+        assert region.spaces and len(set(region.spaces)) == len(region.spaces), region.id
+    if board.size is not None:
+        width, height = board.size
+        for loc in board.locations:
+            assert loc.at is not None, f"{loc.id} has no drawing position"
+            assert 0 <= loc.at[0] <= width and 0 <= loc.at[1] <= height, loc.id
 
 
 def test_standard_map_facts() -> None:
@@ -93,6 +101,16 @@ def test_standard_map_facts() -> None:
         (lambda d: d["powers"][0]["home_centres"].append("GAL"), "home centre 'GAL' is not a supply centre"),
         (lambda d: d["start"]["units"]["FRANCE"].append("F PAR"), "a fleet cannot stand at PAR"),
         (lambda d: d.update(format="other/9"), "format: expected 'interboard-map/1'"),
+        (lambda d: d.update(drawing={"width": 10, "height": 10}), "spaces[0] (ADR): missing field 'at'"),
+        (lambda d: d["spaces"][0].update(at=[1, "north"]), "spaces[0] (ADR): a drawing position is a pair"),
+        (
+            lambda d: d.update(regions=[{"id": "X", "name": "X", "spaces": ["PAR", "ZZZ"]}]),
+            "regions[0] (X): unknown space 'ZZZ'",
+        ),
+        (
+            lambda d: d.update(regions=[{"id": "X", "name": "X", "spaces": [], "bonus": "2"}]),
+            "field 'bonus' must be int",
+        ),
     ],
 )
 def test_bad_map_data_names_file_and_entry(mutate: Any, message: str) -> None:
@@ -102,6 +120,31 @@ def test_bad_map_data_names_file_and_entry(mutate: Any, message: str) -> None:
         board_from_data(data, source="standard.json")
     assert message in str(info.value)
     assert str(info.value).startswith("standard.json: ")
+
+
+def test_optional_parts_of_a_map() -> None:
+    """Drawing positions, coast positions and regions load; Diplomacy's parts may be left out."""
+    data = copy.deepcopy(_raw("standard"))
+    for key in ("powers", "start", "victory_centres", "drawing", "regions"):
+        data.pop(key, None)
+    data["drawing"] = {"width": 100, "height": 50}
+    for i, raw in enumerate(data["spaces"]):
+        raw["at"] = [i % 100, 1]
+        if raw.get("coasts"):
+            raw["coast_at"] = {code.lower(): [i % 100, 2] for code in raw["coasts"]}
+    data["regions"] = [{"id": "FR", "name": "France", "spaces": ["PAR", "BRE"], "bonus": 2}]
+    board = board_from_data(data, source="plain.json")
+    assert board.powers == () and board.start.units == () and board.victory_centres == 0
+    assert board.size == (100.0, 50.0)
+    spa = board.space("SPA")
+    assert spa.at == (float(spa.index), 1.0)
+    assert board.location("SPA/NC").at == (float(spa.index), 2.0)
+    assert [(r.id, [board.spaces[i].id for i in r.spaces], r.bonus) for r in board.regions] == [
+        ("FR", ["PAR", "BRE"], 2)
+    ]
+    data["spaces"][0]["at"] = [101, 0]
+    with pytest.raises(MapDataError, match="outside the 100x50 drawing"):
+        board_from_data(data, source="plain.json")
 
 
 def test_twin_earths_geographies() -> None:

@@ -2,13 +2,15 @@
 
 from .errors import MapDataError
 from .loader import board_from_data, can_stand, load_board, load_shipped_board, shipped_board_names
-from .model import Board, Location, Power, Space, SpaceKind, StartPosition, UnitKind
+from .model import Board, Location, Point, Power, Region, Space, SpaceKind, StartPosition, UnitKind
 
 __all__ = [
     "Board",
     "Location",
     "MapDataError",
+    "Point",
     "Power",
+    "Region",
     "Space",
     "SpaceKind",
     "StartPosition",

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from .model import Board, Location, Power, Space, SpaceKind, StartPosition
+from .model import Board, Location, Power, Region, Space, SpaceKind, StartPosition
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,12 +75,13 @@ def join_boards(
                     board=name,
                     coasts=tuple(c + lo for c in sp.coasts),
                     aliases=sp.aliases,
+                    at=sp.at,
                 )
             )
         for loc in board.locations:
             lid = f"{loc.id}-{name}"
             location_by_id[lid] = len(locations)
-            locations.append(Location(len(locations), lid, loc.space + so, loc.coast))
+            locations.append(Location(len(locations), lid, loc.space + so, loc.coast, loc.at))
         army.extend({b + lo for b in adj} for adj in board.army_adj)
         fleet.extend({b + lo for b in adj} for adj in board.fleet_adj)
     if corresponding:
@@ -97,6 +98,11 @@ def join_boards(
                 ):
                     fleet[a].add(b)
                     fleet[b].add(a)
+    regions = tuple(
+        Region(f"{r.id}-{name}", f"{r.name} {name}", tuple(i + space_offset[name] for i in r.spaces), r.bonus)
+        for name, board in parts
+        for r in board.regions
+    )
     out_powers: list[Power] = []
     start_centres: list[tuple[int, str]] = []
     by_name = dict(parts)
@@ -125,6 +131,8 @@ def join_boards(
         location_by_id=location_by_id,
         power_by_id={p.id: p for p in out_powers},
         boards=tuple(n for n, _ in parts),
+        regions=regions,
+        size=parts[0][1].size if parts else None,
     )
 
 
@@ -196,6 +204,8 @@ def with_links(base: Board, links: Iterable[tuple[int, int]], cuts: Iterable[tup
         location_by_id=base.location_by_id,
         power_by_id=base.power_by_id,
         boards=base.boards,
+        regions=base.regions,
+        size=base.size,
         printed=base,
     )
     if len(cache) >= _MAX_CACHED:

@@ -11,8 +11,15 @@ The format, one JSON object per board::
       "powers": [{"id": "FRANCE", "name": "France", "adjective": "French", "colour": "#4fa3d9",
                   "home_centres": ["BRE", ...], "homeland": ["BRE", "BUR", ...]}, ...],
       "start": {"year": 1901, "units": {"FRANCE": ["F BRE", ...]}, "centres": {"FRANCE": [...]}},
-      "victory_centres": 18
+      "victory_centres": 18,
+      "drawing": {"width": 1000, "height": 800},
+      "regions": [{"id": "AF", "name": "Africa", "spaces": ["EGY", ...], "bonus": 3}, ...]
     }
+
+Optional parts: ``powers``, ``start`` and ``victory_centres`` belong to the Diplomacy family and may be
+left out by maps of other families; ``regions`` group spaces (continents with a bonus). With a
+``drawing`` size every passable space gives its drawing position ``"at": [x, y]`` and each split
+coast its own (``"coast_at": {"EC": [x, y]}``).
 
 Adjacency pairs are undirected. Army pairs join spaces; fleet pairs join locations (a space, or a
 coast written ``SPACE/COAST``). Every check failure raises :class:`MapDataError` naming the file and
@@ -28,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import MapDataError
-from .model import Board, Location, Power, Space, SpaceKind, StartPosition, UnitKind
+from .model import Board, Location, Point, Power, Region, Space, SpaceKind, StartPosition, UnitKind
 
 FORMAT = "interboard-map/1"
 
@@ -73,6 +80,20 @@ class _Checker:
             raise self.fail(where, f"field '{key}' must be {names}, not {type(value).__name__}")
         return value
 
+    def point(self, value: Any, where: str, size: Point | None) -> Point:
+        if not (
+            isinstance(value, list)
+            and len(value) == 2
+            and all(isinstance(x, int | float) and not isinstance(x, bool) for x in value)
+        ):
+            raise self.fail(where, "a drawing position is a pair of numbers [x, y]")
+        x, y = float(value[0]), float(value[1])
+        if size is not None and not (0 <= x <= size[0] and 0 <= y <= size[1]):
+            raise self.fail(
+                where, f"drawing position [{x:g}, {y:g}] is outside the {size[0]:g}x{size[1]:g} drawing"
+            )
+        return (x, y)
+
 
 def board_from_data(data: Any, source: str = "<map>") -> Board:
     """Validate map data (already parsed from JSON) and build the immutable :class:`Board`."""
@@ -84,6 +105,14 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
         raise c.fail("format", f"expected '{FORMAT}', found {fmt!r}")
     board_id = c.field(data, "id", str, "top level")
     title = c.field(data, "title", str, "top level")
+    size: Point | None = None
+    if "drawing" in data:
+        drawing = c.field(data, "drawing", dict, "top level")
+        width = c.field(drawing, "width", (int, float), "drawing")
+        height = c.field(drawing, "height", (int, float), "drawing")
+        if width <= 0 or height <= 0:
+            raise c.fail("drawing", "width and height must be positive")
+        size = (float(width), float(height))
 
     spaces: list[Space] = []
     locations: list[Location] = []
@@ -115,17 +144,33 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
         aliases = raw.get("aliases", [])
         if not isinstance(aliases, list) or not all(isinstance(x, str) for x in aliases):
             raise c.fail(where, "aliases must be a list of strings")
+        at: Point | None = None
+        if "at" in raw:
+            at = c.point(raw["at"], where, size)
+        elif size is not None and kind is not SpaceKind.IMPASSABLE:
+            raise c.fail(where, "missing field 'at': a map with a drawing places every passable space")
+        coast_at = raw.get("coast_at", {})
+        if not isinstance(coast_at, dict):
+            raise c.fail(where, "coast_at must map coast codes to drawing positions")
+        coast_at = {str(code).upper(): value for code, value in coast_at.items()}
+        if (coast_at or (size is not None and coast_codes)) and set(coast_at) != {
+            code.upper() for code in coast_codes
+        }:
+            raise c.fail(where, f"coast_at must give a drawing position for each of the coasts {coast_codes}")
         space_index = len(spaces)
         space_by_id[sid] = space_index
         coast_locs: list[int] = []
         if kind is not SpaceKind.IMPASSABLE:
             location_by_id[sid] = len(locations)
-            locations.append(Location(len(locations), sid, space_index))
+            locations.append(Location(len(locations), sid, space_index, None, at))
             for code in coast_codes:
                 coast_id = f"{sid}/{code.upper()}"
                 location_by_id[coast_id] = len(locations)
                 coast_locs.append(len(locations))
-                locations.append(Location(len(locations), coast_id, space_index, code.upper()))
+                coast_point = (
+                    c.point(coast_at[code.upper()], f"{where} coast {code}", size) if coast_at else at
+                )
+                locations.append(Location(len(locations), coast_id, space_index, code.upper(), coast_point))
         spaces.append(
             Space(
                 index=space_index,
@@ -136,6 +181,7 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
                 board=str(data.get("board", board_id)),
                 coasts=tuple(coast_locs),
                 aliases=tuple(aliases),
+                at=at,
             )
         )
 
@@ -175,7 +221,7 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
     powers: list[Power] = []
     power_by_id: dict[str, Power] = {}
     home_owner: dict[int, str] = {}
-    for k, raw in enumerate(c.field(data, "powers", list, "top level")):
+    for k, raw in enumerate(c.field(data, "powers", list, "top level") if "powers" in data else []):
         where = f"powers[{k}]"
         if not isinstance(raw, dict):
             raise c.fail(where, "must be an object")
@@ -214,7 +260,11 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
         powers.append(power)
         power_by_id[pid] = power
 
-    start_raw = c.field(data, "start", dict, "top level")
+    start_raw = (
+        c.field(data, "start", dict, "top level")
+        if "start" in data
+        else {"year": 0, "units": {}, "centres": {}}
+    )
     units: list[tuple[str, UnitKind, int]] = []
     for pid, unit_list in c.field(start_raw, "units", dict, "start").items():
         if pid.upper() not in power_by_id:
@@ -238,7 +288,8 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
             if idx is None or not spaces[idx].centre:
                 raise c.fail(f"start.centres.{pid}", f"'{name}' is not a supply centre")
             centres.append((idx, pid.upper()))
-    victory = c.field(data, "victory_centres", int, "top level")
+    victory = c.field(data, "victory_centres", int, "top level") if "victory_centres" in data else 0
+    regions = _regions(c, data, space_by_id) if "regions" in data else ()
 
     return Board(
         id=board_id,
@@ -254,7 +305,32 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
         space_by_id=space_by_id,
         location_by_id=location_by_id,
         power_by_id=power_by_id,
+        regions=regions,
+        size=size,
     )
+
+
+def _regions(c: _Checker, data: dict[str, Any], space_by_id: dict[str, int]) -> tuple[Region, ...]:
+    regions: list[Region] = []
+    seen: set[str] = set()
+    for k, raw in enumerate(c.field(data, "regions", list, "top level")):
+        where = f"regions[{k}]"
+        if not isinstance(raw, dict):
+            raise c.fail(where, "must be an object")
+        rid = c.field(raw, "id", str, where)
+        where = f"regions[{k}] ({rid})"
+        if rid in seen:
+            raise c.fail(where, "duplicate region id")
+        seen.add(rid)
+        members: list[int] = []
+        for name in c.field(raw, "spaces", list, where):
+            idx = space_by_id.get(str(name).upper())
+            if idx is None:
+                raise c.fail(where, f"unknown space '{name}'")
+            members.append(idx)
+        bonus = c.field(raw, "bonus", int, where) if "bonus" in raw else 0
+        regions.append(Region(rid, c.field(raw, "name", str, where), tuple(members), bonus))
+    return tuple(regions)
 
 
 def _can_stand(kind: UnitKind, loc: Location, space: Space) -> bool:

@@ -34,6 +34,19 @@ class UnitKind(StrEnum):
         return "an army" if self is UnitKind.ARMY else "a fleet"
 
 
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """A named group of spaces, such as a continent worth a bonus in Global War."""
+
+    id: str
+    name: str
+    spaces: tuple[int, ...]
+    bonus: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class Space:
     """One printed province of a board."""
@@ -51,6 +64,8 @@ class Space:
     coasts: tuple[int, ...] = ()
     """Location indices of the split coasts, empty for ordinary spaces."""
     aliases: tuple[str, ...] = ()
+    at: Point | None = None
+    """Where the space's label and centre marker are drawn, in the board's drawing units."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +79,8 @@ class Location:
     """Index of the space this location belongs to."""
     coast: str | None = None
     """Coast code (``EC``) when the location is a split coast."""
+    at: Point | None = None
+    """Where a unit standing here is drawn (the space's point, or the coast's own point)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +132,10 @@ class Board:
     power_by_id: dict[str, Power] = field(default_factory=dict, repr=False)
     boards: tuple[str, ...] = ()
     """Names of the printed boards joined in this geography (empty for a single printed map)."""
+    regions: tuple[Region, ...] = ()
+    """Named groups of spaces (continents), for the rule families that score them."""
+    size: Point | None = None
+    """(width, height) of one printed board's drawing, when its spaces have drawing positions."""
     printed: Board | None = field(default=None, repr=False)
     """For a geography with links laid over it: the geography without them."""
 
