@@ -2,7 +2,8 @@
 
 Run once by hand; the output, src/interboard/data/maps/standard.json, is committed. The facts
 (names, aliases, adjacency, centres, 1901 units) come from the DPjudge standard map (MIT); the
-homelands (every home province, not only centres) are from the printed board.
+homelands (every home province, not only centres) are from the printed board; the drawing positions
+from tools/standard_layout.json.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import sys
 from pathlib import Path
 
 REF = Path(__file__).resolve().parents[2] / "shared" / "reference" / "diplomacy"
+# Drawing positions are the project's own (invented from geography, tuned by hand for legibility).
+LAYOUT = Path(__file__).resolve().parent / "standard_layout.json"
 OUT = Path(__file__).resolve().parents[1] / "src" / "interboard" / "data" / "maps" / "standard.json"
 
 HOMELANDS = {
@@ -67,6 +70,9 @@ def main() -> int:
             space["aliases"] = extra
         spaces.append(space)
     spaces.append({"id": "SWI", "name": "Switzerland", "kind": "impassable"})
+    layout = json.loads(LAYOUT.read_text())
+    for space in spaces:
+        space.update(layout["spaces"][space["id"]])
 
     def edges(adj: dict[str, list[str]]) -> list[list[str]]:
         seen = set()
@@ -106,6 +112,7 @@ def main() -> int:
             "centres": {name: info["home_centers"] for name, info in derived["powers"].items()},
         },
         "victory_centres": 18,
+        "drawing": layout["drawing"],
     }
     text = json.dumps(data, indent=1)
     # Keep short lists (edges, coasts) on one line so the file stays readable.

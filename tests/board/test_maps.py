@@ -22,6 +22,11 @@ from interboard.board import (
 MAPS = shipped_board_names()
 
 
+def _space(data: dict[str, Any], ident: str) -> dict[str, Any]:
+    found: dict[str, Any] = next(x for x in data["spaces"] if x["id"] == ident)
+    return found
+
+
 def _raw(name: str) -> dict[str, Any]:
     text = resources.files("interboard.data.maps").joinpath(f"{name}.json").read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
@@ -101,7 +106,9 @@ def test_standard_map_facts() -> None:
         (lambda d: d["powers"][0]["home_centres"].append("GAL"), "home centre 'GAL' is not a supply centre"),
         (lambda d: d["start"]["units"]["FRANCE"].append("F PAR"), "a fleet cannot stand at PAR"),
         (lambda d: d.update(format="other/9"), "format: expected 'interboard-map/1'"),
-        (lambda d: d.update(drawing={"width": 10, "height": 10}), "spaces[0] (ADR): missing field 'at'"),
+        (lambda d: d["spaces"][0].pop("at"), "spaces[0] (ADR): missing field 'at'"),
+        (lambda d: _space(d, "SPA").pop("coast_at"), "(SPA): coast_at must give"),
+        (lambda d: d.update(drawing={"width": 10, "height": 10}), "is outside the 10x10 drawing"),
         (lambda d: d["spaces"][0].update(at=[1, "north"]), "spaces[0] (ADR): a drawing position is a pair"),
         (
             lambda d: d.update(regions=[{"id": "X", "name": "X", "spaces": ["PAR", "ZZZ"]}]),

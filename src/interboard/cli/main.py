@@ -27,6 +27,7 @@ from ..formats.record import (
     position_to_json,
     save_game,
 )
+from .render import render as render_svg
 
 app = typer.Typer(
     add_completion=False, no_args_is_help=True, help="interboard: a game master for linked boards."
@@ -323,6 +324,9 @@ def export_record(file: Annotated[Path, typer.Argument(help="interboard game rec
         typer.echo(json.dumps(game_to_json(load_game(file)), indent=1))
     except RecordError as exc:
         raise _fail(str(exc)) from exc
+
+
+app.command("render")(render_svg)
 
 
 def main() -> None:

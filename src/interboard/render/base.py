@@ -1,0 +1,461 @@
+"""The parts every map drawing shares: where each printed board goes, the shaded spaces, their labels,
+the legend and the SVG frame around it all.
+
+All coordinates written to the SVG are global drawing coordinates (no transforms), so a page can
+read a location's point from its group (``data-x``, ``data-y``) and match it with units and arrows.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ..board import Board, Space, SpaceKind
+from .geometry import closest_points, space_shapes
+from .svg import SVG_NS, Point, el, mix, num, path_points, text_el, title_el, towards
+
+MARGIN = 12.0
+HEADER = 46.0
+"""Height of the band above the boards: the title and each board's name."""
+GAP = 70.0
+"""Space between boards drawn side by side, where the links between them cross."""
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+
+FILL = {
+    SpaceKind.LAND: "#efe4c6",
+    SpaceKind.COAST: "#e4d5a9",
+    SpaceKind.SEA: "#b9d7ee",
+    SpaceKind.IMPASSABLE: "#b8b4ac",
+}
+INK = "#2b2b2b"
+SEA_INK = "#1d4f7a"
+COASTLINE = "#4d7ea8"
+WALL = "#5a4630"
+LABEL_DY = 21.0
+"""Labels sit this far below a space's point; the unit and the centre ring sit on the point."""
+CENTRE_R = 11.5
+PASSAGE_BELOW = 8.0
+"""Adjacent spaces whose cells share less border than this are joined by a drawn passage."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Where the printed boards of a geography are placed in the drawing."""
+
+    board: Board
+    names: tuple[str, ...]
+    """Printed boards, left to right."""
+    offsets: dict[str, Point]
+    board_size: Point
+    width: float
+    height: float
+    """Height of the map part (header and boards), without the legend."""
+
+    @property
+    def joined(self) -> bool:
+        return len(self.names) > 1
+
+    def space_point(self, space: int) -> Point:
+        sp = self.board.spaces[space]
+        return self._shift(sp.board, sp.at)
+
+    def loc_point(self, loc: int) -> Point:
+        location = self.board.locations[loc]
+        sp = self.board.spaces[location.space]
+        return self._shift(sp.board, location.at if location.at is not None else sp.at)
+
+    def _shift(self, name: str, at: Point | None) -> Point:
+        if at is None:
+            raise ValueError(f"map {self.board.id!r}: a space of board {name!r} has no drawing position")
+        ox, oy = self.offsets[name]
+        return (ox + at[0], oy + at[1])
+
+    def short_id(self, space: Space) -> str:
+        """``MUN`` for ``MUN-Y``: the board is shown by where the label is drawn."""
+        suffix = f"-{space.board}"
+        return space.id[: -len(suffix)] if self.joined and space.id.endswith(suffix) else space.id
+
+    def place(self, space: Space) -> str:
+        return f"{space.name} (board {space.board})" if self.joined else space.name
+
+
+def make_frame(board: Board) -> Frame:
+    if board.size is None:
+        raise ValueError(
+            f'map {board.id!r} has no drawing: add "drawing" and each space\'s "at" to its map data'
+        )
+    names = board.boards or tuple(dict.fromkeys(sp.board for sp in board.spaces))
+    w, h = board.size
+    offsets = {name: (MARGIN + k * (w + GAP), HEADER) for k, name in enumerate(names)}
+    width = 2 * MARGIN + len(names) * w + (len(names) - 1) * GAP
+    return Frame(board, names, offsets, (w, h), width, HEADER + h + MARGIN)
+
+
+def location_title(frame: Frame, loc: int) -> str:
+    location = frame.board.locations[loc]
+    space = frame.board.spaces[location.space]
+    if location.coast is None:
+        return frame.place(space)
+    coast = {"NC": "north", "SC": "south", "EC": "east", "WC": "west"}.get(location.coast)
+    what = f"{coast} coast" if coast else f"coast {location.coast}"
+    return f"{frame.place(space)}, {what}"
+
+
+def draw_spaces(
+    frame: Frame,
+    fills: Mapping[int, str],
+    extra: Mapping[int, Sequence[str]] | None = None,
+) -> list[str]:
+    """One group per space (``data-loc``, its cells and ``<title>``), the borders, one group per split
+    coast, then the labels over everything (a label may reach into a neighbour's cell).
+
+    ``extra`` adds drawn parts (a centre ring, a badge) to a space's label group. The labels take no
+    pointer events, so that a page's clicks reach the space underneath.
+    """
+    board = frame.board
+    out: list[str] = []
+    for name in frame.names:
+        ox, oy = frame.offsets[name]
+        bw, bh = frame.board_size
+        out.append(
+            el(
+                "rect",
+                {
+                    "class": "board-frame",
+                    "data-board": name,
+                    "x": ox,
+                    "y": oy,
+                    "width": bw,
+                    "height": bh,
+                    "fill": FILL[SpaceKind.SEA],
+                    "stroke": "#555555",
+                    "stroke-width": 1.5,
+                },
+            )
+        )
+    spaces_out: list[str] = []
+    coasts_out: list[str] = []
+    labels_out: list[str] = []
+    for name in frame.names:
+        shapes = space_shapes(board, name)
+        ox, oy = frame.offsets[name]
+        for space in board.spaces:
+            if space.board != name or space.at is None:
+                continue
+            fill = fills.get(space.index, FILL[space.kind])
+            cells = [
+                el(
+                    "path",
+                    {
+                        "class": "cell",
+                        "d": path_points([(ox + x, oy + y) for x, y in poly]),
+                        "fill": fill,
+                        "stroke": "#8c8574" if space.kind is not SpaceKind.SEA else "#8fb3d0",
+                        "stroke-width": 0.6,
+                    },
+                )
+                for poly in shapes.polygons.get(space.index, [])
+            ]
+            x, y = frame.space_point(space.index)
+            is_sea = space.kind is SpaceKind.SEA
+            label = text_el(
+                {
+                    "class": "label",
+                    "x": x,
+                    "y": y + LABEL_DY,
+                    "text-anchor": "middle",
+                    "font-size": 10,
+                    "font-weight": "bold",
+                    "font-style": "italic" if is_sea else None,
+                    "fill": SEA_INK if is_sea else INK,
+                    "stroke": mix(fill, "#ffffff", 0.4),
+                    "stroke-width": 2.5,
+                    "paint-order": "stroke",
+                },
+                frame.short_id(space),
+            )
+            kind_class = f"space {space.kind.value}" + (" centre-space" if space.centre else "")
+            loc_id = (
+                board.locations[board.location_by_id[space.id]].id
+                if space.id in board.location_by_id
+                else None
+            )
+            spaces_out.append(
+                el(
+                    "g",
+                    {
+                        "class": kind_class,
+                        "data-loc": loc_id,
+                        "data-space": space.id,
+                        "data-board": name,
+                        "data-x": x,
+                        "data-y": y,
+                    },
+                    title_el(frame.place(space)),
+                    *cells,
+                )
+            )
+            labels_out.append(
+                el(
+                    "g",
+                    {"class": "space-label", "data-loc": loc_id, "data-space": space.id},
+                    label,
+                    *(extra or {}).get(space.index, ()),
+                )
+            )
+            for loc in space.coasts:
+                coasts_out.append(_coast_group(frame, loc))
+    out.extend(spaces_out)
+    out.extend(_borders(frame))
+    out.extend(coasts_out)
+    out.append(el("g", {"class": "labels", "pointer-events": "none"}, *labels_out))
+    return out
+
+
+def _coast_group(frame: Frame, loc: int) -> str:
+    location = frame.board.locations[loc]
+    x, y = frame.loc_point(loc)
+    sx, sy = frame.space_point(location.space)
+    # The coast code sits on the side away from the province's own point.
+    dx, dy = x - sx, y - sy
+    d = math.hypot(dx, dy) or 1.0
+    tx, ty = x + 13 * dx / d, y + 13 * dy / d + 3
+    return el(
+        "g",
+        {"class": "coast-loc", "data-loc": location.id, "data-x": x, "data-y": y},
+        title_el(location_title(frame, loc)),
+        el(
+            "path",
+            {
+                "class": "coast-link",
+                "d": path_points([(sx, sy), (x, y)], closed=False),
+                "stroke": "#9c8a5c",
+                "stroke-width": 1,
+                "stroke-dasharray": "2 2",
+                "fill": "none",
+            },
+        ),
+        el(
+            "circle",
+            {
+                "class": "coast-dot",
+                "cx": x,
+                "cy": y,
+                "r": 4.5,
+                "fill": "#ffffff",
+                "stroke": "#6b5a2e",
+                "stroke-width": 1.2,
+            },
+        ),
+        text_el(
+            {
+                "class": "coast-label",
+                "x": tx,
+                "y": ty,
+                "text-anchor": "middle",
+                "font-size": 8,
+                "font-weight": "bold",
+                "fill": "#6b5a2e",
+            },
+            location.coast or "",
+        ),
+    )
+
+
+def _borders(frame: Frame) -> list[str]:
+    """Coastlines (land against sea), walls (cells that touch without being adjacent) and passages
+    (adjacent spaces whose cells do not share a visible border, such as a strait between two seas)."""
+    board = frame.board.base
+    adjacent: set[tuple[int, int]] = set()
+    for loc in board.locations:
+        for other in board.army_adj[loc.index] | board.fleet_adj[loc.index]:
+            a, b = loc.space, board.locations[other].space
+            adjacent.add((min(a, b), max(a, b)))
+    coast: list[str] = []
+    walls: list[str] = []
+    passages: list[str] = []
+    for name in frame.names:
+        ox, oy = frame.offsets[name]
+        shapes = space_shapes(board, name)
+        shared: dict[tuple[int, int], float] = {}
+        for e in shapes.edges:
+            shared[(e.a, e.b)] = shared.get((e.a, e.b), 0.0) + math.dist(e.p, e.q)
+        for a, b in sorted(adjacent):
+            sa, sb = board.spaces[a], board.spaces[b]
+            if sa.board == name == sb.board and sa.at and sb.at and shared.get((a, b), 0.0) < PASSAGE_BELOW:
+                passages.append(_passage(frame, a, b))
+        for e in shapes.edges:
+            ka, kb = board.spaces[e.a].kind, board.spaces[e.b].kind
+            if SpaceKind.IMPASSABLE in (ka, kb):
+                continue
+            seg = f"M{num(ox + e.p[0])} {num(oy + e.p[1])}L{num(ox + e.q[0])} {num(oy + e.q[1])}"
+            if (e.a, e.b) not in adjacent:
+                walls.append(seg)
+            elif (ka is SpaceKind.SEA) != (kb is SpaceKind.SEA):
+                coast.append(seg)
+    out: list[str] = []
+    if coast:
+        out.append(
+            el(
+                "path",
+                {
+                    "class": "coastline",
+                    "d": "".join(coast),
+                    "fill": "none",
+                    "stroke": COASTLINE,
+                    "stroke-width": 1.6,
+                    "stroke-linecap": "round",
+                },
+            )
+        )
+    if walls:
+        out.append(
+            el(
+                "path",
+                {
+                    "class": "wall",
+                    "d": "".join(walls),
+                    "fill": "none",
+                    "stroke": WALL,
+                    "stroke-width": 2.6,
+                    "stroke-linecap": "round",
+                },
+            )
+        )
+    out.extend(passages)
+    return out
+
+
+def _passage(frame: Frame, a: int, b: int) -> str:
+    """A dashed bridge across the narrowest gap between two adjacent spaces whose cells do not meet
+    (a strait), reaching a little into each cell."""
+    sa, sb = frame.board.spaces[a], frame.board.spaces[b]
+    shapes = space_shapes(frame.board, sa.board)
+    ox, oy = frame.offsets[sa.board]
+    pa, pb = frame.space_point(a), frame.space_point(b)
+    cells_a, cells_b = shapes.polygons.get(a, []), shapes.polygons.get(b, [])
+    if cells_a and cells_b:
+        qa, qb = closest_points(cells_a, cells_b)
+        # Each end goes 10 units into its own cell, towards the space's point.
+        start = towards((ox + qa[0], oy + qa[1]), pa, 10)
+        end = towards((ox + qb[0], oy + qb[1]), pb, 10)
+    else:
+        start, end = towards(pa, pb, CENTRE_R + 4), towards(pb, pa, CENTRE_R + 4)
+    return el(
+        "g",
+        {"class": "passage", "data-a": sa.id, "data-b": sb.id},
+        title_el(f"Adjacent: {frame.place(sa)} - {frame.place(sb)}"),
+        el(
+            "path",
+            {
+                "class": "passage-line",
+                "d": path_points([start, end], closed=False),
+                "fill": "none",
+                "stroke": SEA_INK,
+                "stroke-width": 1.8,
+                "stroke-dasharray": "5 3",
+                "stroke-linecap": "round",
+            },
+        ),
+        el("circle", {"cx": start[0], "cy": start[1], "r": 2.5, "fill": SEA_INK}),
+        el("circle", {"cx": end[0], "cy": end[1], "r": 2.5, "fill": SEA_INK}),
+    )
+
+
+def header(frame: Frame, title: str, note: str | None = None) -> list[str]:
+    out = [
+        text_el(
+            {"class": "title", "x": MARGIN, "y": 20, "font-size": 16, "font-weight": "bold", "fill": INK},
+            title,
+        )
+    ]
+    if frame.joined:
+        for name in frame.names:
+            ox, oy = frame.offsets[name]
+            out.append(
+                text_el(
+                    {
+                        "class": "board-label",
+                        "data-board": name,
+                        "x": ox + frame.board_size[0] / 2,
+                        "y": oy - 7,
+                        "text-anchor": "middle",
+                        "font-size": 14,
+                        "font-weight": "bold",
+                        "fill": INK,
+                    },
+                    f"Board {name}",
+                )
+            )
+    if note:
+        out.append(
+            text_el(
+                {
+                    "class": "note",
+                    "x": frame.width - MARGIN,
+                    "y": 20,
+                    "text-anchor": "end",
+                    "font-size": 11,
+                    "fill": "#444444",
+                },
+                note,
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class LegendItem:
+    """One entry of the legend: a small drawing (centred on 0, 0) and its text."""
+
+    symbol: str
+    text: str
+    css: str = "legend-item"
+
+
+def legend(frame: Frame, items: Sequence[LegendItem], top: float) -> tuple[list[str], float]:
+    """The legend as flowing rows under the map; returns its parts and the height it takes."""
+    if not items:
+        return [], 0.0
+    out: list[str] = []
+    x, y = MARGIN + 10, top + 16
+    row_h = 22.0
+    for item in items:
+        w = 26 + 6.2 * len(item.text)
+        if x + w > frame.width - MARGIN and x > MARGIN + 10:
+            x, y = MARGIN + 10, y + row_h
+        out.append(
+            el(
+                "g",
+                {"class": item.css},
+                f'<g transform="translate({num(x)},{num(y)})">{item.symbol}</g>',
+                text_el({"x": x + 14, "y": y + 4, "font-size": 11, "fill": INK}, item.text),
+            )
+        )
+        x += w + 14
+    return [el("g", {"class": "legend"}, *out)], y + row_h - top
+
+
+def document(frame: Frame, title: str, parts: Iterable[str], height: float) -> str:
+    """The complete standalone SVG."""
+    body = "".join(parts)
+    return (
+        f'<svg xmlns="{SVG_NS}" viewBox="0 0 {num(frame.width)} {num(height)}" '
+        f'width="{num(frame.width)}" height="{num(height)}" class="interboard-map" '
+        f'font-family="{FONT}">'
+        f"{title_el(title)}"
+        + el(
+            "rect",
+            {
+                "class": "background",
+                "x": 0,
+                "y": 0,
+                "width": frame.width,
+                "height": height,
+                "fill": "#ffffff",
+            },
+        )
+        + body
+        + "</svg>\n"
+    )

@@ -1,0 +1,399 @@
+"""Diplomacy positions drawn as SVG: read the drawing back and check what it says."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pytest
+
+from interboard.board import UnitKind, board_from_data
+from interboard.diplomacy.engine import step
+from interboard.diplomacy.orders import DestroyLink, Link
+from interboard.diplomacy.parse import parse_power_order
+from interboard.diplomacy.state import Phase, PhaseKind, Position, Season, Unit
+from interboard.diplomacy.variants import VARIANTS, get_variant, twin_earths_3_rules
+from interboard.formats.record import position_from_json
+from interboard.render import render_board, render_position
+
+from .helpers import Drawing, child, classes, expected_point, path_ends, point_of
+
+
+def _orders(board, position: Position, lines: list[str]):  # type: ignore[no-untyped-def]
+    out = []
+    for line in lines:
+        po = parse_power_order(board, line, position.phase.kind)
+        assert po.power is not None
+        out.append((po.power, po.order))
+    return out
+
+
+@pytest.mark.parametrize("variant_id", sorted(VARIANTS))
+def test_every_location_has_a_group_at_its_point_inside_its_board(variant_id: str) -> None:
+    variant = get_variant(variant_id)
+    board = variant.board
+    drawing = Drawing.parse(render_position(board, variant.start()))
+    groups = drawing.locations()
+    width, height = drawing.view
+    assert set(groups) == {loc.id for loc in board.locations}
+    assert board.size is not None
+    for loc in board.locations:
+        group = groups[loc.id]
+        x, y = point_of(group)
+        assert (x, y) == pytest.approx(expected_point(board, drawing, loc.id), abs=0.06), loc.id
+        ox, oy = drawing.board_origin(board.spaces[loc.space].board)
+        assert ox <= x <= ox + board.size[0] and oy <= y <= oy + board.size[1], loc.id
+        assert 0 <= x <= width and 0 <= y <= height
+        title = group.find("{http://www.w3.org/2000/svg}title")
+        assert title is not None and board.spaces[loc.space].name in (title.text or ""), loc.id
+    # Every passable space is shaded by at least one cell of its own.
+    for space in board.spaces:
+        if space.at is not None and space.kind.value != "impassable":
+            assert child(groups[space.id], "cell").get("d"), space.id
+
+
+def test_land_coast_and_sea_are_told_apart() -> None:
+    board = get_variant("standard").board
+    groups = Drawing.parse(render_position(board, get_variant("standard").start())).locations()
+    fills = {}
+    for space_id, kind in (("BOH", "land"), ("PIC", "coast"), ("NTH", "sea")):
+        assert kind in classes(groups[space_id])
+        fills[kind] = child(groups[space_id], "cell").get("fill")
+    assert len(set(fills.values())) == 3
+
+
+def test_units_stand_at_their_locations_in_their_power_colour() -> None:
+    variant = get_variant("standard")
+    board = variant.board
+    start = variant.start()
+    drawing = Drawing.parse(render_position(board, start))
+    units = drawing.units()
+    assert len(units) == len(start.units) == 22
+    for unit in start.units.values():
+        loc_id = board.locations[unit.loc].id
+        e = units[loc_id]
+        assert e.get("data-power") == unit.power
+        assert point_of(e) == pytest.approx(expected_point(board, drawing, loc_id), abs=0.06)
+        shape = "army-shape" if unit.kind is UnitKind.ARMY else "fleet-shape"
+        other = "fleet-shape" if unit.kind is UnitKind.ARMY else "army-shape"
+        assert child(e, shape).get("fill") == board.power_by_id[unit.power].colour
+        assert not [x for x in e.iter() if other in classes(x)]
+
+
+def test_split_coasts_have_their_own_points_and_fleets_stand_on_them() -> None:
+    variant = get_variant("standard")
+    board = variant.board
+    drawing = Drawing.parse(render_position(board, variant.start()))
+    groups = drawing.locations()
+    for space in ("STP", "SPA", "BUL"):
+        points = {point_of(groups[loc.id]) for loc in board.locations if loc.id.split("/")[0] == space}
+        assert len(points) == 3, f"{space} and its two coasts must be drawn at three different points"
+    # Russia's fleet starts on the south coast of St Petersburg: drawn there, not on the province.
+    fleet = drawing.units()["STP/SC"]
+    assert point_of(fleet) == point_of(groups["STP/SC"]) != point_of(groups["STP"])
+
+
+def test_centre_markers_are_coloured_by_owner() -> None:
+    variant = get_variant("standard")
+    board = variant.board
+    start = variant.start()
+    centres = dict(start.centres)
+    centres[board.space_by_id["PAR"]] = "GERMANY"  # an owner other than the home power
+    del centres[board.space_by_id["MOS"]]  # an unowned home centre
+    drawing = Drawing.parse(render_position(board, replace(start, centres=centres)))
+    groups = {e.get("data-loc"): e for e in drawing.all("space-label", "g")}
+    germany = board.power_by_id["GERMANY"].colour
+    for space in board.spaces:
+        if space.id not in board.location_by_id:
+            continue  # impassable
+        markers = [e for e in groups[space.id].iter() if "centre" in classes(e)]
+        if not space.centre:
+            assert not markers, space.id
+            continue
+        (marker,) = markers
+        owner = centres.get(space.index)
+        assert marker.get("data-owner") == (owner or "")
+        ring = child(marker, "centre-ring").get("stroke")
+        if owner:
+            assert ring == board.power_by_id[owner].colour, space.id
+        else:
+            assert ring not in {p.colour for p in board.powers}, space.id
+    assert child(child(groups["PAR"], "centre"), "centre-ring").get("stroke") == germany
+
+
+def test_a_move_arrow_goes_from_the_unit_to_its_destination() -> None:
+    variant = get_variant("standard")
+    board = variant.board
+    start = variant.start()
+    orders = _orders(board, start, ["France: A Par - Bur", "England: F Lon - Nth", "Russia: F Stp/sc - Bot"])
+    drawing = Drawing.parse(render_position(board, start, orders=orders))
+    for origin, dest in (("PAR", "BUR"), ("LON", "NTH"), ("STP/SC", "BOT")):
+        (arrow,) = [e for e in drawing.orders("move") if e.get("data-loc") == origin]
+        assert arrow.get("data-dest") == dest
+        start_pt, end_pt = path_ends(child(arrow, "order-line").get("d", ""))
+        o, d = expected_point(board, drawing, origin), expected_point(board, drawing, dest)
+        # The arrow leaves the unit and stops short of the destination's unit place.
+        assert math.dist(start_pt, o) < 14 and math.dist(end_pt, d) < 16
+        assert math.dist(start_pt, o) < math.dist(start_pt, d)
+        assert not classes(arrow) & {"failed", "bounced"}
+
+
+def test_bounced_moves_and_cut_supports_are_marked() -> None:
+    variant = get_variant("standard")
+    board = variant.board
+    start = variant.start()
+    orders = _orders(
+        board,
+        start,
+        [
+            "France: A Par - Bur",
+            "Germany: A Mun - Bur",
+            "England: F Lon - Nth",
+            "Austria: A Vie - Gal",
+            "Austria: A Bud S A Vie - Gal",
+            "Russia: A War - Gal",
+        ],
+    )
+    outcome = step(board, start, orders, variant.rulebook)
+    drawing = Drawing.parse(render_position(board, start, results=outcome.results))
+    moves = {e.get("data-loc"): e for e in drawing.orders("move")}
+    for loc in ("PAR", "MUN", "WAR"):
+        assert "bounced" in classes(moves[loc]), loc
+        child(moves[loc], "bounce-mark")
+    assert "failed" not in classes(moves["LON"]) and "failed" not in classes(moves["VIE"])
+    assert not [e for e in moves["LON"].iter() if "bounce-mark" in classes(e)]
+    (support,) = drawing.orders("supportmove")
+    assert support.get("data-origin") == "VIE" and support.get("data-dest") == "GAL"
+    assert "failed" not in classes(support)
+
+
+def test_dislodged_unit_and_cut_support_are_marked() -> None:
+    board = get_variant("standard").board
+    position = position_from_json(
+        board,
+        {
+            "phase": "S1901M",
+            "units": {"FRANCE": ["A BUR", "A BEL"], "GERMANY": ["A MUN", "A RUH", "A KIE", "A HOL"]},
+            "centres": {},
+        },
+    )
+    orders = _orders(
+        board,
+        position,
+        [
+            "Germany: A Mun - Bur",
+            "Germany: A Ruh S A Mun - Bur",
+            "Germany: A Kie - Ruh",
+            "France: A Bur H",
+            "France: A Bel S A Bur",
+            "Germany: A Hol - Bel",
+        ],
+    )
+    outcome = step(board, position, orders)
+    drawing = Drawing.parse(render_position(board, position, results=outcome.results))
+    units = drawing.units()
+    assert "dislodged" in classes(units["BUR"])
+    assert "dislodged" not in classes(units["MUN"])
+    (support_hold,) = drawing.orders("supporthold")
+    assert {"failed", "cut"} <= classes(support_hold)
+    child(support_hold, "cut-mark")
+
+
+def _te3_position() -> tuple[Position, dict[str, tuple[str, str]]]:
+    board = get_variant("twin_earths_3").board
+    links = {"MUN-Y": ("MUN-Y", "HOL-Z"), "MAO-Y": ("MAO-Y", "MAO-Z"), "NAF-Y": ("NAF-Y", "GRE-Z")}
+    position = position_from_json(
+        board,
+        {
+            "phase": "W1901A",
+            "units": {"GERMANY-Y": ["A MUN-Y"], "FRANCE-Y": ["F MAO-Y"], "ENGLAND-Z": ["F NTH-Z"]},
+            "centres": {
+                "GERMANY-Y": ["MUN-Y", "BER-Y", "KIE-Y"],
+                "GERMANY-Z": ["MUN-Z", "BER-Z", "KIE-Z"],
+                "ENGLAND-Z": ["LON-Z", "EDI-Z", "LVP-Z"],
+            },
+            "links": [list(pair) for pair in links.values()],
+            "cuts": [["BUR-Z", "MUN-Z"]],
+        },
+    )
+    return position, links
+
+
+def test_links_are_drawn_between_their_ends_on_their_boards() -> None:
+    variant = get_variant("twin_earths_3")
+    board = variant.board
+    position, links = _te3_position()
+    drawing = Drawing.parse(render_position(board, position))
+    drawn = drawing.all("link", "g")
+    assert len(drawn) == len(position.links) == 3
+    for e in drawn:
+        a, b = e.get("data-a", ""), e.get("data-b", "")
+        assert (a, b) in links.values()
+        ends = path_ends(child(e, "link-line").get("d", ""))
+        expected = {expected_point(board, drawing, a), expected_point(board, drawing, b)}
+        assert {tuple(round(v, 1) for v in p) for p in ends} == {
+            tuple(round(v, 1) for v in p) for p in expected
+        }
+        assert not classes(e) & {"new", "destroyed"}
+    # Each end lies on a different board: the curve crosses the gap between the frames.
+    assert drawing.board_origin("Y")[0] < drawing.board_origin("Z")[0]
+    (cut,) = drawing.all("cut", "g")
+    assert {cut.get("data-a"), cut.get("data-b")} == {"BUR-Z", "MUN-Z"}
+
+
+def test_links_made_and_destroyed_in_a_winter_are_styled_apart() -> None:
+    variant = get_variant("twin_earths_3")
+    position, _ = _te3_position()
+    board = variant.board_for(position)
+    orders = _orders(
+        board,
+        position,
+        [
+            "Germany-Y: DESTROY Mao-Y Mao-Z",
+            "England-Z: LINK Eng-Z Eng-Y",
+            "Germany-Z: DESTROY Bel-Z Hol-Z",  # with optional rule 2: cuts a printed adjacency
+        ],
+    )
+    outcome = step(board, position, orders, twin_earths_3_rules(cut_printed=True))
+    assert [r.succeeded for r in outcome.results if isinstance(r.order, Link | DestroyLink)] == [True] * 3
+    drawing = Drawing.parse(render_position(variant.board, position, results=outcome.results))
+    by_ends = {(e.get("data-a"), e.get("data-b")): e for e in drawing.all("link", "g")}
+    assert "destroyed" in classes(by_ends[("MAO-Y", "MAO-Z")])
+    child(by_ends[("MAO-Y", "MAO-Z")], "destroyed-mark")
+    made = [e for e in by_ends.values() if "new" in classes(e)]
+    assert [{e.get("data-a"), e.get("data-b")} for e in made] == [{"ENG-Y", "ENG-Z"}]
+    assert "new" not in classes(by_ends[("MUN-Y", "HOL-Z")])
+    cuts = {frozenset((e.get("data-a"), e.get("data-b"))): e for e in drawing.all("cut", "g")}
+    assert "new" in classes(cuts[frozenset(("BEL-Z", "HOL-Z"))])
+    assert "new" not in classes(cuts[frozenset(("BUR-Z", "MUN-Z"))])
+    # The next position, drawn on its own, shows the made link and not the destroyed one.
+    after = Drawing.parse(render_position(variant.board, outcome.position))
+    ends = {frozenset((e.get("data-a"), e.get("data-b"))) for e in after.all("link", "g")}
+    assert frozenset(("ENG-Y", "ENG-Z")) in ends and frozenset(("MAO-Y", "MAO-Z")) not in ends
+
+
+def test_twin_earths_boards_are_labelled_and_twins_joined_visibly() -> None:
+    for variant_id, names in (("twin_earths_1", ["I", "II"]), ("twin_earths_3", ["Y", "Z"])):
+        variant = get_variant(variant_id)
+        drawing = Drawing.parse(render_position(variant.board, variant.start()))
+        labels = [e.text for e in drawing.all("board-label", "text")]
+        assert labels == [f"Board {n}" for n in names]
+        notes = drawing.all("note", "text")
+        # Only Twin Earths I joins every space to its twin.
+        assert bool(notes) == (variant_id == "twin_earths_1")
+
+
+def test_hyperspace_links_on_one_board() -> None:
+    variant = get_variant("hyperspace_2")
+    board = variant.board
+    position = replace(
+        variant.start(),
+        links=((board.location_by_id["LON"], board.location_by_id["PAR"]),),
+        cuts=frozenset({(board.space_by_id["BUR"], board.space_by_id["PAR"])}),
+    )
+    drawing = Drawing.parse(render_position(board, position))
+    (link,) = drawing.all("link", "g")
+    ends = path_ends(child(link, "link-line").get("d", ""))
+    assert {tuple(map(round, p)) for p in ends} == {
+        tuple(map(round, expected_point(board, drawing, x))) for x in ("LON", "PAR")
+    }
+    assert len(drawing.all("cut", "g")) == 1
+
+
+def test_legend_shows_every_power_colour() -> None:
+    for variant_id in sorted(VARIANTS):
+        variant = get_variant(variant_id)
+        drawing = Drawing.parse(render_position(variant.board, variant.start()))
+        fills = {child(e, "power").find("*") is not None for e in drawing.all("power", "g")}
+        assert fills
+        legend_colours = {
+            x.get("fill")
+            for e in drawing.all("power", "g")
+            for x in e.iter()
+            if x.get("fill", "").startswith("#")
+        }
+        assert {p.colour for p in variant.board.powers} <= legend_colours
+
+
+def test_output_is_deterministic_standalone_and_without_scripts() -> None:
+    variant = get_variant("twin_earths_3")
+    position, _ = _te3_position()
+    board = variant.board_for(position)
+    orders = _orders(board, position, ["England-Z: LINK Eng-Z Eng-Y", "Germany-Y: Build F Kie-Y"])
+    outcome = step(board, position, orders, variant.rulebook)
+    first = render_position(variant.board, position, results=outcome.results, title="T")
+    second = render_position(variant.board, position, results=outcome.results, title="T")
+    assert first == second
+    assert first.startswith('<svg xmlns="http://www.w3.org/2000/svg" viewBox=')
+    assert "<script" not in first and " on" not in first.replace(" one", "")
+    assert " id=" not in first  # several maps can share one page
+
+
+def test_render_board_fills_and_badges_any_map() -> None:
+    board = board_from_data(
+        {
+            "format": "interboard-map/1",
+            "id": "tiny",
+            "title": "Tiny",
+            "drawing": {"width": 300, "height": 200},
+            "spaces": [
+                {"id": "A", "name": "Alpha", "kind": "land", "at": [60, 60]},
+                {"id": "B", "name": "Beta", "kind": "land", "at": [200, 70]},
+                {"id": "S", "name": "Sea", "kind": "sea", "at": [150, 160]},
+            ],
+            "adjacency": {"army": [["A", "B"]], "fleet": []},
+        }
+    )
+    drawing = Drawing.parse(
+        render_board(board, fills={0: "#ff0000"}, labels={0: "7", 1: "12"}, title="Tiny map")
+    )
+    groups = drawing.locations()
+    assert child(groups["A"], "cell").get("fill") == "#ff0000"
+    assert child(groups["B"], "cell").get("fill") != "#ff0000"
+    badges = {
+        e.get("data-loc"): "".join(child(e, "badge").itertext())
+        for e in drawing.all("space-label", "g")
+        if e.get("data-loc") != "S"
+    }
+    assert badges == {"A": "7", "B": "12"}
+    # A and S touch without being adjacent: the border between them is drawn as a wall.
+    assert drawing.all("wall")
+
+
+def test_render_board_draws_every_shipped_map_with_a_drawing() -> None:
+    from interboard.board import load_shipped_board, shipped_board_names
+
+    for name in shipped_board_names():
+        board = load_shipped_board(name)
+        if board.size is None:
+            continue
+        fills = {s.index: "#123456" for s in board.spaces if s.at is not None}
+        drawing = Drawing.parse(render_board(board, fills=fills, labels={s: "1" for s in fills}))
+        groups = drawing.locations()
+        for space in board.spaces:
+            if space.at is not None and space.id in board.location_by_id:
+                assert child(groups[space.id], "cell").get("fill") == "#123456", (name, space.id)
+
+
+def test_retreat_phase_draws_dislodged_units_and_retreats() -> None:
+    variant = get_variant("standard")
+    board = variant.board
+    position = position_from_json(
+        board,
+        {
+            "phase": "S1901R",
+            "units": {"GERMANY": ["A BUR"]},
+            "centres": {},
+            "dislodged": [
+                {"power": "FRANCE", "unit": "A BUR", "attacker_from": "MUN", "retreats": ["PAR", "GAS"]}
+            ],
+        },
+    )
+    assert position.phase == Phase(1901, Season.SPRING, PhaseKind.RETREATS)
+    orders = _orders(board, position, ["France: A Bur R Par"])
+    drawing = Drawing.parse(render_position(board, position, orders=orders))
+    dislodged = [e for e in drawing.all("unit", "g") if "dislodged" in classes(e)]
+    assert [(e.get("data-loc"), e.get("data-power")) for e in dislodged] == [("BUR", "FRANCE")]
+    (retreat,) = drawing.orders("retreat")
+    assert retreat.get("data-dest") == "PAR"
+    assert Unit("GERMANY", UnitKind.ARMY, board.location_by_id["BUR"]) in position.units.values()
