@@ -162,9 +162,12 @@ def replay(
         raise typer.Exit(1)
 
 
-@app.command()
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def play(
-    variant: Annotated[str, typer.Argument(help="Variant to play.")] = "standard",
+    ctx: typer.Context,
+    variant: Annotated[
+        str, typer.Argument(help="Variant to play, or 'globalwar' (see --help there).")
+    ] = "standard",
     edition: Annotated[EditionOpt, typer.Option(help="Rulebook edition.")] = EditionOpt.e2023,
     load: Annotated[Path | None, typer.Option(help="Continue a saved game.")] = None,
     save: Annotated[Path | None, typer.Option(help="Save the game here after every phase.")] = None,
@@ -183,6 +186,14 @@ def play(
     Enter one order per line, an empty line to end a power's orders. ':show' prints the position,
     ':save FILE' saves, ':quit' stops.
     """
+    if variant == "globalwar":
+        from .globalwar import run as play_globalwar
+
+        files = [*(["--load", str(load)] if load else []), *(["--save", str(save)] if save else [])]
+        play_globalwar([*ctx.args, *files])
+        return
+    if ctx.args:
+        raise _fail(f"unknown option(s) for {variant}: {' '.join(ctx.args)}")
     try:
         if load:
             game = load_game(load)
