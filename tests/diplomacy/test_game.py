@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from interboard.board import load_shipped_board
@@ -137,3 +139,19 @@ def test_check_order_accepts_legal() -> None:
     start = Game.new().position
     check_order(B, start, "FRANCE", parse_order(B, "A Par - Bur"))
     check_order(B, start, "RUSSIA", parse_order(B, "F StP/sc - Bot"))
+
+
+def test_acting_powers_of_each_phase() -> None:
+    """Who orders: powers with units, dislodged units or adjustments due; and, in the phase where the
+    rules let players make links, every power still in the game, with or without units."""
+    game = Game.new("standard")
+    assert len(game.acting) == 7
+    game.process_text(["France: A Par - Bur", "Germany: A Mun - Ruh", "Germany: F Kie - Hol"])
+    game.process_text(["France: A Bur - Mun", "Germany: A Ruh - Bel"])
+    assert game.position.phase.name == "W1901A"
+    assert game.acting == ["FRANCE", "GERMANY"]  # one build each; nobody else has anything to do
+    assert len(Game.new("twin_earths_3").acting) == 14  # Winter 1900: builds, and links for everyone
+    hyperspace = Game.new("hyperspace_2")
+    pos = hyperspace.position
+    hyperspace.position = replace(pos, units={s: u for s, u in pos.units.items() if u.power != "ITALY"})
+    assert "ITALY" in hyperspace.acting  # links are ordered in Spring and Fall, with units or none

@@ -28,6 +28,7 @@ from ..formats.record import (
     save_game,
 )
 from .render import render as render_svg
+from .selfplay import selfplay as selfplay_command
 
 app = typer.Typer(
     add_completion=False, no_args_is_help=True, help="interboard: a game master for linked boards."
@@ -218,7 +219,7 @@ def play(
         typer.echo("")
         typer.echo(position_text(board, game.position))
         orders = []
-        for power in _acting_powers(game):
+        for power in game.acting:
             typer.echo(f"{power.title()} orders (empty line to finish):")
             while True:
                 try:
@@ -254,18 +255,6 @@ def play(
         if save:
             save_game(game, save)
     typer.echo(f"\nGame over: {', '.join(w.title() for w in game.winners)} won.")
-
-
-def _acting_powers(game: Game) -> list[str]:
-    from ..diplomacy.adjustments import adjustment_counts
-    from ..diplomacy.state import PhaseKind
-
-    pos = game.position
-    if pos.phase.kind is PhaseKind.MOVEMENT:
-        return sorted({u.power for u in pos.units.values()})
-    if pos.phase.kind is PhaseKind.RETREATS:
-        return sorted({d.unit.power for d in pos.dislodged})
-    return sorted(adjustment_counts(game.board, pos))
 
 
 @app.command()
@@ -338,6 +327,7 @@ def export_record(file: Annotated[Path, typer.Argument(help="interboard game rec
 
 
 app.command("render")(render_svg)
+app.command("selfplay")(selfplay_command)
 
 
 def main() -> None:

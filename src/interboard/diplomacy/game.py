@@ -6,13 +6,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..board import Board
+from .adjustments import adjustment_counts
 from .engine import PhaseOutcome, step
 from .errors import IllegalOrderError
 from .orders import Order, format_order
 from .parse import parse_power_order
 from .results import OrderResult, Reason
 from .rules import Rulebook
-from .state import Position
+from .state import PhaseKind, Position
 from .variants import Variant, get_variant
 
 
@@ -46,6 +47,26 @@ class Game:
     @property
     def over(self) -> bool:
         return bool(self.winners)
+
+    @property
+    def acting(self) -> list[str]:
+        """Powers that order in the current phase, in the board's order: those with units (movement),
+        with dislodged units (retreats), with builds or removals due (adjustments); and, in the phase
+        where the rules let players make links, every power still in the game."""
+        pos = self.position
+        if self.over:
+            return []
+        kind = pos.phase.kind
+        if kind is PhaseKind.MOVEMENT:
+            acting = {u.power for u in pos.units.values()}
+        elif kind is PhaseKind.RETREATS:
+            acting = {d.unit.power for d in pos.dislodged}
+        else:
+            acting = set(adjustment_counts(self.board, pos))
+        links = self.rulebook.links
+        if links is not None and links.phase is kind:
+            acting |= {p.id for p in self.board.powers if p.id not in pos.eliminated}
+        return [p.id for p in self.board.powers if p.id in acting]
 
     def process(self, orders: Iterable[tuple[str, Order]]) -> PhaseOutcome:
         """Adjudicate the current phase with typed orders and move to the next phase."""
