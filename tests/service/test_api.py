@@ -49,6 +49,12 @@ def test_variants_and_openapi(client: TestClient) -> None:
     assert set(variants) >= {"standard", "twin_earths_1", "twin_earths_3", "hyperspace_2"}
     assert len(variants["twin_earths_3"]["seats"]) == 14
     assert variants["twin_earths_3"]["options"]["cut_printed"] is False
+    assert variants["standard"]["bots"] == ["random", "hold", "heuristic"]
+    world = {v["id"]: v for v in client.get("/api/variants", params={"family": "globalwar"}).json()}
+    assert set(world) == {"global_war", "classic_world"} and world["global_war"]["bots"] == [
+        "greedy",
+        "random",
+    ]
     schema = client.get("/openapi.json").json()
     assert "/api/games/{game_id}/orders" in schema["paths"]
 

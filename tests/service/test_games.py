@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -201,3 +202,44 @@ def test_orders_checked_while_the_phase_is_processed_are_never_lost(db_url: str)
     used = service.history(created.game_id)[0]["orders"]
     assert used == ({"FRANCE": ["A Par - Bur"]} if accepted else {})
     assert service.seat_view(created.game_id, created.seat_tokens["FRANCE"])["seat"]["orders"] == []
+
+
+def _all_at_once(work: Callable[[str], None]) -> list[Exception]:
+    """Run ``work(power)`` for every power in its own thread, released together; the errors."""
+    start = threading.Barrier(len(POWERS))
+    errors: list[Exception] = []
+
+    def run(power: str) -> None:
+        start.wait()
+        try:
+            work(power)
+        except Exception as exc:  # collected: an exception in a thread would otherwise be lost
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(p,)) for p in POWERS]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return errors
+
+
+def test_seats_writing_at_the_same_moment_are_all_kept(db_url: str) -> None:
+    """Seven seats order, press ready, write press and vote a draw at the same moment: none is refused.
+
+    Without a row lock (SQLite) such writes race on the game's version; the losers are run again."""
+    service = GameService(open_store(db_url))
+    gid, tokens, _ = _game(service)
+
+    def ready_and_write(power: str) -> None:
+        service.submit(gid, tokens[power], "S1901M", [])
+        service.set_ready(gid, tokens[power], True)
+        service.send_message(gid, tokens[power], None, f"{power} is ready")
+
+    assert _all_at_once(ready_and_write) == []
+    assert all(service.seat_view(gid, tokens[p])["seat"]["ready"] for p in POWERS)
+    assert sorted(m["body"] for m in service.messages(gid, tokens["FRANCE"])) == sorted(
+        f"{p} is ready" for p in POWERS
+    )
+    assert _all_at_once(lambda power: service.vote_draw(gid, tokens[power], True)) == []
+    assert service.public_view(gid)["status"] == "finished"  # every vote landed

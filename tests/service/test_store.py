@@ -333,13 +333,13 @@ WRITES_PER_PROCESS = 20
 
 
 def process_worker(url: str, index: int, barrier: Any) -> None:
-    barrier.wait(timeout=60)  # all open the (empty) database at once: the migrations must not race
+    barrier.wait(timeout=240)  # all open the (empty) database at once: the migrations must not race
     engine = open_store(url)
     try:
         with Session(engine) as s:
             s.add(game(f"p{index}"))
             s.commit()
-        barrier.wait(timeout=60)  # every game exists
+        barrier.wait(timeout=240)  # every game exists
         bump(engine, f"p{index}", WRITES_PER_PROCESS, f"p{index}")
         bump(engine, "p0" if index else "p1", WRITES_PER_PROCESS // 2, f"p{index}")  # contend on one row
     finally:
@@ -353,7 +353,7 @@ def test_processes_migrate_and_write_concurrently(db_url: str) -> None:
     for p in procs:
         p.start()
     for p in procs:
-        p.join(timeout=180)
+        p.join(timeout=480)
     assert [p.exitcode for p in procs] == [0] * PROCESSES
     engine = open_store(db_url)
     try:

@@ -106,7 +106,7 @@ def result_to_json(board: Board, r: OrderResult) -> dict[str, Any]:
     return out
 
 
-def _result_from_json(board: Board, data: dict[str, Any], phase: Phase) -> OrderResult:
+def result_from_json(board: Board, data: dict[str, Any], phase: Phase) -> OrderResult:
     return OrderResult(
         power=data["power"],
         order=parse_order(board, data["order"], phase.kind),
@@ -195,7 +195,7 @@ def game_from_json(data: dict[str, Any]) -> Game:
                 for power, texts in ph["orders"].items()
                 for text in texts
             )
-            results = tuple(_result_from_json(board, r, position.phase) for r in ph["results"])
+            results = tuple(result_from_json(board, r, position.phase) for r in ph["results"])
             history.append(PhaseRecord(position, orders, results))
         current = position_from_json(board, data["position"])
     except RecordError:

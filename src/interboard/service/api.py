@@ -58,9 +58,14 @@ class CreateGameBody(Strict):
     options: dict[str, bool | int | str] = Field(default_factory=dict)
     press: str = Field("full", max_length=16)
     deadlines: dict[str, int] = Field(default_factory=dict, description="seconds per phase kind")
-    seats: dict[str, str] = Field(default_factory=dict, description="seat -> open | bot | player name")
+    seats: dict[str, str] = Field(
+        default_factory=dict, description="seat -> open | bot | bot:NAME (bot:heuristic ...) | player name"
+    )
     autostart: bool = True
     missed_orders: str = Field("default", max_length=16, description="default | wait (extend once)")
+    on_leave: str = Field(
+        "bot", max_length=40, description="a leaving player's seat becomes: bot | bot:NAME | open"
+    )
 
 
 class CreatedBody(BaseModel):
@@ -210,6 +215,11 @@ def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
         await run_in_threadpool(service.set_ready, game_id, token, body.value)
         processed = await run_in_threadpool(service.try_process, game_id)
         return {"ready": body.value, "processed": processed}
+
+    @app.post("/api/games/{game_id}/leave")
+    async def leave(game_id: GameId, token: Token) -> dict[str, str]:
+        """The seat's player leaves; the seat passes to a bot or opens (the game's ``on_leave``)."""
+        return {"seat_now": await run_in_threadpool(service.leave, game_id, token)}
 
     @app.put("/api/games/{game_id}/draw")
     async def draw(game_id: GameId, body: FlagBody, token: Token) -> dict[str, bool]:

@@ -14,12 +14,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Engine, or_, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
+from ..bots.seats import DEFAULT_BOT, bot_names, seat_orders
 from .families import FamilyError, GameFamily, get_family
 from .models import GameRow, MessageRow, OrdersRow, PhaseRow, SeatRow
 from .security import hash_token, new_token, token_matches
@@ -34,6 +35,10 @@ units disband, builds are waived, removals by civil disorder); wait: the first t
 passes with a player's orders missing, the deadline is extended once by the phase's time."""
 MAX_ORDERS = 200
 MAX_MESSAGE = 4000
+SEAT_WRITE_ATTEMPTS = 8
+"""A seat's small write that raced another write to its game is run again up to this many times."""
+
+T = TypeVar("T")
 
 
 class ServiceError(Exception):
@@ -58,6 +63,10 @@ class Conflict(ServiceError):
     status = 409
 
 
+class StaleWrite(Conflict):
+    """Another request changed the game between this one's read and its write; nothing was kept."""
+
+
 class Invalid(ServiceError):
     status = 422
 
@@ -80,9 +89,14 @@ class NewGame:
     deadlines: dict[str, int] = field(default_factory=dict)
     """Seconds per phase kind (movement, retreats, adjustments); a kind without one waits for all."""
     seats: dict[str, str] = field(default_factory=dict)
-    """Seat -> 'open' (the default), 'bot', or a player's name (the seat is assigned)."""
+    """Seat -> 'open' (the default), 'bot' (orders nothing: its units hold), 'bot:NAME' (a named bot,
+    such as 'bot:heuristic', which orders every phase), or a player's name (the seat is assigned)."""
     autostart: bool = True
     missed_orders: str = "default"
+    on_leave: str = "bot"
+    """What a seat becomes when its player leaves a started game: 'bot' (the family's default bot,
+    'bot:heuristic' for Diplomacy; an open seat if the family has no bots), 'bot:NAME', or 'open'
+    (anyone may join it; until then it gives no orders). A seat left before the start is open."""
 
 
 @dataclass
@@ -104,9 +118,30 @@ class GameService:
             with Session(self.engine, expire_on_commit=False) as session, session.begin():
                 yield session
         except StaleDataError:
-            raise Conflict(
+            raise StaleWrite(
                 "the game changed meanwhile (a phase may have been processed): reload and retry"
             ) from None
+
+    def _seat_write(self, game_id: str, write: Callable[[Session, GameRow], T]) -> T:
+        """Run a seat's small write (ready, draw vote, press) in a transaction on the locked game.
+
+        Two seats writing at the same moment both bump the game's version; without a row lock
+        (SQLite) the later one finds the version changed. Its transaction kept nothing, so it is run
+        again, unless the phase moved on meanwhile: then the request no longer means what its sender
+        meant, and it is refused."""
+        phase_seen: int | None = None
+        for attempt in range(SEAT_WRITE_ATTEMPTS):
+            try:
+                with self._tx() as s:
+                    game = self._game(s, game_id, lock=True)
+                    if phase_seen is not None and game.phase_index != phase_seen:
+                        raise Conflict(f"the phase was processed meanwhile; it is now {game.phase}")
+                    phase_seen = game.phase_index
+                    return write(s, game)
+            except StaleWrite:
+                if attempt == SEAT_WRITE_ATTEMPTS - 1:
+                    raise
+        raise AssertionError("unreachable")
 
     def _game(self, session: Session, game_id: str, lock: bool = False) -> GameRow:
         stmt = select(GameRow).where(GameRow.id == game_id)
@@ -136,7 +171,9 @@ class GameService:
 
     # ------------------------------------------------------------------ lifecycle
     def variants(self, family: str = "diplomacy") -> list[dict[str, Any]]:
-        return [info.__dict__ for info in self._family(family).variants()]
+        """Each variant of the family, with the bots its seats may be given (``bot:NAME``)."""
+        bots = bot_names(self._family(family).name)
+        return [{**info.__dict__, "bots": bots} for info in self._family(family).variants()]
 
     def _family(self, name: str) -> GameFamily:
         try:
@@ -163,6 +200,10 @@ class GameService:
         unknown = set(req.seats) - set(seats)
         if unknown:
             raise Invalid(f"unknown seats {sorted(unknown)}; this variant has {', '.join(seats)}")
+        for seat, how in req.seats.items():
+            if how.startswith("bot:"):
+                self._bot_name(family.name, how, f"seat {seat}")
+        on_leave = self._on_leave(family.name, req.on_leave)
         game_id = secrets.token_hex(8)
         gm_token = new_token()
         now = self.clock()
@@ -181,6 +222,7 @@ class GameService:
                         "deadlines": req.deadlines,
                         "autostart": req.autostart,
                         "missed_orders": req.missed_orders,
+                        "on_leave": on_leave,
                     },
                     status="forming",
                     state=state,
@@ -195,6 +237,8 @@ class GameService:
                 how = req.seats.get(seat, "open")
                 if how in ("open", "bot"):
                     s.add(SeatRow(game_id=game_id, seat=seat, kind=how, ready=how == "bot"))
+                elif how.startswith("bot:"):
+                    s.add(SeatRow(game_id=game_id, seat=seat, kind="bot", player=how[4:], ready=True))
                 else:
                     token = new_token()
                     seat_tokens[seat] = token
@@ -232,6 +276,85 @@ class GameService:
         full = all(r.kind != "open" for r in self._seats(s, game.id))
         if game.status == "forming" and game.settings.get("autostart", True) and full:
             self._start(game)
+            self._bots_order(s, game.id, game.family, game.state, game.phase_index)
+
+    # ------------------------------------------------------------------ bots in seats
+    def _bot_name(self, family: str, how: str, where: str) -> str:
+        """The bot named by 'bot:NAME' ('bot' alone: the family's default bot), checked."""
+        name = how[4:] if how.startswith("bot:") else DEFAULT_BOT.get(family, "")
+        known = bot_names(family)
+        if name not in known:
+            offered = ", ".join(f"bot:{b}" for b in known) or "none"
+            raise Invalid(f"{where}: no bot {how!r} in the {family} family (bots: {offered})")
+        return name
+
+    def _on_leave(self, family: str, how: str) -> str:
+        if how == "open" or (how == "bot" and family not in DEFAULT_BOT):
+            return "open"
+        if how == "bot" or how.startswith("bot:"):
+            return f"bot:{self._bot_name(family, how, 'on_leave')}"
+        raise Invalid("on_leave must be 'open', 'bot' or 'bot:NAME'")
+
+    def _bots_order(
+        self, s: Session, game_id: str, family_name: str, state: dict[str, Any], index: int
+    ) -> None:
+        """Named bots in the acting seats order now, through the checks a player's orders pass;
+        a seat that already has orders for the phase keeps them."""
+        family = get_family(family_name)
+        acting = set(family.acting(state))
+        bots = [r for r in self._seats(s, game_id) if r.kind == "bot" and r.player and r.seat in acting]
+        if not bots:
+            return
+        have = set(
+            s.scalars(
+                select(OrdersRow.seat).where(OrdersRow.game_id == game_id, OrdersRow.phase_index == index)
+            )
+        )
+        for row in bots:
+            if row.seat in have:
+                continue
+            try:
+                orders = seat_orders(family_name, state, row.seat, row.player, f"{game_id}/{row.seat}")
+            except Exception:  # a bot's fault must never stop the phase: its seat gives no orders
+                log.exception("game %s: bot %s for %s failed", game_id, row.player, row.seat)
+                orders = []
+            refused = [o for o, err in zip(orders, family.check(state, row.seat, orders), strict=True) if err]
+            if refused:  # never expected: a bot orders from the legal lists; the units then hold
+                log.error(
+                    "game %s: bot %s for %s gave refused orders %s", game_id, row.player, row.seat, refused
+                )
+                orders = [o for o in orders if o not in refused]
+            s.add(
+                OrdersRow(
+                    game_id=game_id,
+                    phase_index=index,
+                    seat=row.seat,
+                    orders=orders,
+                    submitted_at=self.clock(),
+                )
+            )
+        s.flush()
+
+    def leave(self, game_id: str, token: str | None) -> str:
+        """The seat's player leaves: the seat passes to a bot or opens (the game's ``on_leave``;
+        always open before the start). The token no longer holds the seat. Returns the seat's new
+        kind ('open' or 'bot:NAME')."""
+        with self._tx() as s:
+            game = self._game(s, game_id, lock=True)
+            seat = self._seat_by_token(s, game_id, token)
+            if game.status == "finished":
+                raise Conflict("the game is over")
+            now = "open" if game.status == "forming" else game.settings.get("on_leave", "open")
+            seat.token_hash, seat.draw_vote = None, False
+            if now == "open":
+                seat.kind, seat.player, seat.ready = "open", "", False
+            else:
+                seat.kind, seat.player, seat.ready = "bot", now[4:], True
+            game.version += 1
+            s.flush()
+            if now != "open" and game.status == "active":
+                self._bots_order(s, game_id, game.family, game.state, game.phase_index)
+            return str(now)
 
     def _start(self, game: GameRow) -> None:
         game.status = "active"
@@ -250,6 +373,7 @@ class GameService:
             if game.status != "forming":
                 raise Conflict(f"the game is {game.status}, not forming")
             self._start(game)
+            self._bots_order(s, game.id, game.family, game.state, game.phase_index)
 
     def pause(self, game_id: str, gm_token: str | None) -> None:
         with self._tx() as s:
@@ -291,8 +415,8 @@ class GameService:
         none is stored and :class:`Invalid` lists what is wrong with each."""
         if len(orders) > MAX_ORDERS:
             raise Invalid(f"at most {MAX_ORDERS} orders")
-        with self._tx() as s:
-            game = self._game(s, game_id, lock=True)
+
+        def write(s: Session, game: GameRow) -> list[dict[str, Any]]:
             seat = self._seat_by_token(s, game_id, token)
             if game.status != "active":
                 raise Conflict(f"the game is {game.status}: no orders now")
@@ -329,18 +453,20 @@ class GameService:
             game.version += 1
             return report
 
+        return self._seat_write(game_id, write)
+
     def set_ready(self, game_id: str, token: str | None, ready: bool) -> None:
-        with self._tx() as s:
-            game = self._game(s, game_id, lock=True)
+        def write(s: Session, game: GameRow) -> None:
             seat = self._seat_by_token(s, game_id, token)
             if game.status != "active":
                 raise Conflict(f"the game is {game.status}")
             seat.ready = ready
             game.version += 1
 
+        self._seat_write(game_id, write)
+
     def vote_draw(self, game_id: str, token: str | None, vote: bool) -> None:
-        with self._tx() as s:
-            game = self._game(s, game_id, lock=True)
+        def write(s: Session, game: GameRow) -> None:
             seat = self._seat_by_token(s, game_id, token)
             if game.status not in ("active", "paused"):
                 raise Conflict(f"the game is {game.status}")
@@ -352,6 +478,8 @@ class GameService:
                 game.status, game.deadline = "finished", None
                 game.result = {"draw": sorted(alive)}
 
+        self._seat_write(game_id, write)
+
     def _alive(self, game: GameRow) -> set[str]:
         family = get_family(game.family)
         view = family.view(game.state)
@@ -361,8 +489,8 @@ class GameService:
     def send_message(self, game_id: str, token: str | None, to: list[str] | None, body: str) -> int:
         if not body.strip() or len(body) > MAX_MESSAGE:
             raise Invalid(f"a message has 1 to {MAX_MESSAGE} characters")
-        with self._tx() as s:
-            game = self._game(s, game_id)
+
+        def write(s: Session, game: GameRow) -> int:
             seat = self._seat_by_token(s, game_id, token)
             press = game.settings.get("press", "full")
             if press == "none":
@@ -386,6 +514,8 @@ class GameService:
             game.version += 1
             s.flush()
             return row.id
+
+        return self._seat_write(game_id, write)
 
     # ------------------------------------------------------------------ views
     def list_games(self) -> list[dict[str, Any]]:
@@ -563,6 +693,9 @@ class GameService:
             family = get_family(game.family)
             acting = set(family.acting(game.state))
             seats = {r.seat: r for r in self._seats(s, game_id)}
+            if any(seats[p].kind == "bot" and seats[p].player for p in acting if p in seats):
+                # Named bots that have not ordered yet (a seat given to a bot mid-phase) order now.
+                self._bots_order(s, game_id, game.family, game.state, game.phase_index)
             deadline = game.deadline
             all_ready = all(seats[p].ready or seats[p].kind == "bot" for p in acting if p in seats)
             if not (force or all_ready or (deadline is not None and deadline <= self.clock())):
@@ -614,4 +747,6 @@ class GameService:
                 .values(ready=False)
                 .execution_options(synchronize_session=False)
             )
+            if not finished:
+                self._bots_order(s, game_id, game.family, done.state, index + 1)
             return True
