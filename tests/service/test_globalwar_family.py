@@ -146,6 +146,32 @@ def test_a_game_is_created_joined_and_played_step_by_step(client: TestClient) ->
     assert view["acting"] == ["P2"] and view["position"]["turn"] == 2
 
 
+def test_the_map_shows_owners_and_armies(client: TestClient) -> None:
+    """The game's map (the web page's too): every country drawn, clickable by its id, in its owner's
+    colour, with its army count; partners of a team game in two shades of one colour."""
+    import xml.etree.ElementTree as ET
+
+    from interboard.service.globalwar_family import TEAM_COLOURS
+
+    gid, tokens = start(client, players=6, teams=True, seed=5)
+    position = client.get(f"/api/games/{gid}").json()["position"]
+    r = client.get(f"/api/games/{gid}/map.svg", headers=auth(tokens["P1"]))
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    svg = ET.fromstring(r.text)
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    spaces = {
+        g.get("data-loc"): g
+        for g in svg.iterfind(".//s:g[@data-space]", ns)
+        if "space" in g.get("class", "").split()
+    }
+    assert set(spaces) == set(position["owner"])
+    for country, owner in position["owner"].items():
+        cell = spaces[country].find("s:path", ns)
+        assert cell is not None and cell.get("fill") == TEAM_COLOURS[int(owner[1:]) - 1], country
+    badges = ["".join(b.itertext()) for b in svg.iterfind(".//s:g[@class='badge']", ns)]
+    assert sorted(badges) == sorted(str(n) for n in position["armies"].values())
+
+
 def test_team_game_and_bad_options(client: TestClient) -> None:
     gid, _tokens = start(client, players=6, teams=True, fortification="unlimited", seed=3)
     view = client.get(f"/api/games/{gid}").json()

@@ -17,7 +17,7 @@ from fastapi import Depends, FastAPI, Header, Request
 from fastapi import Path as FastAPIPath
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sse_starlette.sse import EventSourceResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -26,6 +26,7 @@ from starlette.responses import Response
 
 from .games import GameService, NewGame, ServiceError
 from .store import open_store
+from .web import install as install_web
 
 MAX_BODY = 64 * 1024
 
@@ -165,14 +166,7 @@ def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
         ]
         return JSONResponse({"error": "malformed request", "details": problems}, status_code=422)
 
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    async def home() -> str:
-        return (
-            "<!doctype html><title>interboard</title><h1>interboard</h1>"
-            "<p>A game master for strategy games played on linked boards.</p>"
-            '<p>The API is described at <a href="/docs">/docs</a> (OpenAPI: <a href="/openapi.json">'
-            "/openapi.json</a>).</p>"
-        )
+    install_web(app)  # the lobby and game pages, their static files, and the map
 
     @app.get("/api/variants")
     async def variants(family: str = "diplomacy") -> list[dict[str, Any]]:

@@ -1,0 +1,54 @@
+"""The pages and the map endpoint over HTTP, without a browser: what the server sends and what it refuses."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from interboard.service.api import create_app
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'pages.sqlite'}", tick=None)) as c:
+        yield c
+
+
+def test_lobby_names_every_family_and_loads_its_script(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert 'data-families="diplomacy' in page.text
+    assert '<script type="module" src="/static/lobby.js">' in page.text
+    script = client.get("/static/lobby.js")
+    assert script.status_code == 200 and "javascript" in script.headers["content-type"]
+    assert client.get("/static/app.css").headers["content-type"].startswith("text/css")
+
+
+def test_game_page_escapes_the_title_and_refuses_an_unknown_game(client: TestClient) -> None:
+    created = client.post("/api/games", json={"title": "<script>alert(1)</script> & co"}).json()
+    page = client.get(f"/games/{created['game_id']}")
+    assert page.status_code == 200
+    assert "<script>alert(1)" not in page.text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; co" in page.text
+    assert f'data-game-id="{created["game_id"]}"' in page.text
+    missing = client.get("/games/nosuchgame")
+    assert missing.status_code == 404 and missing.json() == {"error": "no game 'nosuchgame'"}
+
+
+def test_map_of_the_current_position_and_refusals(client: TestClient) -> None:
+    created = client.post("/api/games", json={"seats": {"FRANCE": "Fran"}}).json()
+    gid = created["game_id"]
+    svg = client.get(f"/api/games/{gid}/map.svg")
+    assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
+    assert svg.text.lstrip().startswith("<svg") and 'data-loc="STP/SC"' in svg.text
+    assert svg.text.count('class="unit ') == 22  # an army or fleet per unit
+    unplayed = client.get(f"/api/games/{gid}/map.svg?phase=0")
+    assert unplayed.status_code == 404
+    assert unplayed.json()["error"] == "phase 0 has not been played (the history has 0 phases)"
+    assert client.get(f"/api/games/{gid}/map.svg?phase=-1").status_code == 422
+    stranger = client.get(f"/api/games/{gid}/map.svg", headers={"Authorization": "Bearer nope"})
+    assert stranger.status_code == 403 and "holds no seat" in stranger.json()["error"]
+    assert client.get("/api/games/nosuchgame/map.svg").status_code == 404

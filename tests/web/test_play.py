@@ -1,0 +1,266 @@
+"""The web UI in a real browser: Debian's Chromium, driven by Playwright, against a real server process.
+
+A short standard game end to end (create in the lobby, seats joined from separate browser profiles,
+orders by clicking on the map and by typing, validation beside each order, ready, the phase
+processed live, results, history stepped with buttons and keys, phone width), and a Twin Earths III
+Winter where a LINK order is typed and the link is drawn on the map afterwards.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+from playwright.sync_api import BrowserContext, Page, expect
+
+from .conftest import PHONE
+
+LIVE_TIMEOUT = 15_000
+"""Milliseconds for a page to show a change made elsewhere (the events stream polls twice a second)."""
+
+
+def open_game(context: BrowserContext, url: str) -> Page:
+    page = context.new_page()
+    page.goto(url)
+    expect(page.locator("#phase")).not_to_have_text("…")
+    return page
+
+
+def orders_shown(page: Page) -> list[str]:
+    return [t.strip() for t in page.locator("#order-list .order-text").all_inner_texts()]
+
+
+def click_order(page: Page, unit: str, target: str, order: str) -> None:
+    """Click the unit on the map, then the target space, then the order among the choices."""
+    page.locator(f'#map .unit[data-loc="{unit}"]').click()
+    page.locator(f'#map g.space[data-loc="{target}"]').click()
+    page.locator("#choice-box .orders button", has_text=re.compile(f"^{re.escape(order)}$")).click()
+    expect(page.locator("#order-list li", has_text=order).locator(".verdict")).to_have_text("✓ accepted")
+
+
+def type_order(page: Page, text: str) -> None:
+    page.locator("#order-input").fill(text)
+    page.locator("#order-input").press("Enter")
+
+
+def test_a_standard_game_from_the_lobby_to_the_history(new_context: Any) -> None:
+    # The game master creates the game in the lobby: three open seats, four bots.
+    gm = new_context()
+    lobby = gm.new_page()
+    lobby.goto("/")
+    expect(lobby.locator("#variant-standard")).to_be_checked()
+    expect(lobby.locator("#variant-list")).to_contain_text("Twin Earths III")
+    lobby.locator("#variant-twin_earths_3").check()  # its options appear, then back to standard
+    expect(lobby.locator("#opt-cut_printed")).not_to_be_checked()
+    expect(lobby.locator("#seat-kinds select")).to_have_count(14)
+    lobby.locator("#variant-standard").check()
+    expect(lobby.locator("#seat-kinds select")).to_have_count(7)
+    lobby.locator("#game-title").fill("Browser test")
+    expect(lobby.locator("#seat-AUSTRIA option")).to_have_text(
+        ["open", "bot: random", "bot: hold", "bot: heuristic", "empty (no orders)"]
+    )
+    for seat in ("AUSTRIA", "ITALY", "RUSSIA", "TURKEY"):  # seats that order nothing keep the test exact
+        lobby.locator(f"#seat-{seat}").select_option("bot")
+    lobby.locator("#create-button").click()
+    lobby.wait_for_url(re.compile(r"/games/[0-9a-f]+$"))
+    game_url = lobby.url
+    expect(lobby.locator("#status")).to_have_text("forming")
+    expect(lobby.locator("#gm-panel")).to_be_visible()
+
+    # France joins from the lobby, in its own browser profile; Germany from the game page; the game
+    # master takes England, the last open seat, which starts the game.
+    france_ctx = new_context()
+    france = france_ctx.new_page()
+    france.goto("/")
+    france.locator("#player-name").fill("Fran")
+    france.locator(".game-entry", has_text="Browser test").get_by_role("button", name="Join FRANCE").click()
+    france.wait_for_url(re.compile(r"\?seat=FRANCE$"))
+    expect(france.locator("#seat-name")).to_have_text("FRANCE")
+    germany = open_game(new_context(), game_url)
+    germany.locator("#join-name").fill("Gerd")
+    germany.get_by_role("button", name="Join as GERMANY").click()
+    expect(germany.locator("#seat-name")).to_have_text("GERMANY")
+    lobby.get_by_role("button", name="Join as ENGLAND").click()
+    england = lobby
+    for page in (france, germany, england):
+        expect(page.locator("#status")).to_have_text("active", timeout=LIVE_TIMEOUT)
+        expect(page.locator("#phase")).to_have_text("S1901M")
+
+    # Orders by clicking: unit, destination, order; the destinations are highlighted on the map.
+    expect(france.locator("#map .unit")).to_have_count(22)
+    france.locator('#map .unit[data-loc="PAR"]').click()
+    expect(france.locator('#map g.space[data-loc="BUR"]')).to_have_class(re.compile(r"\btarget\b"))
+    expect(france.locator('#map g.space[data-loc="MUN"]')).to_have_class(
+        re.compile(r"\btarget\b")
+    )  # supports
+    expect(france.locator('#map g.space[data-loc="LON"]')).not_to_have_class(re.compile(r"\btarget\b"))
+    france.locator("#choice-box").get_by_role("button", name="Cancel (Esc)").click()
+    click_order(france, "PAR", "BUR", "A PAR - BUR")
+    click_order(england, "LON", "NTH", "F LON - NTH")
+
+    # Orders by typing: accepted ones are marked, a refused one says why beside it and nothing is
+    # stored until it is removed.
+    type_order(france, "F Bre - Mao")
+    expect(france.locator("#order-list li", has_text="F Bre - Mao")).to_contain_text("✓ accepted")
+    type_order(france, "A Mar - Mos")
+    bad = france.locator("#order-list li", has_text="A Mar - Mos")
+    expect(bad.locator(".verdict")).to_contain_text("cannot be reached")
+    expect(france.locator("#orders-status")).to_contain_text("none was stored")
+    bad.get_by_role("button", name="Remove A Mar - Mos").click()
+    expect(france.locator("#orders-status")).to_have_text("Saved: 2 orders.")
+    assert orders_shown(france) == ["A PAR - BUR", "F Bre - Mao"]
+    type_order(germany, "A Mun - Bur; F Kie - Den")
+    expect(germany.locator("#orders-status")).to_have_text("Saved: 2 orders.")
+    # The keyboard path through the same choices: unit, destination and order are buttons.
+    germany.get_by_role("button", name="A BER", exact=True).press("Enter")
+    germany.locator("#choice-box .targets").get_by_role("button", name="KIE", exact=True).press("Enter")
+    germany.get_by_role("button", name="A BER - KIE", exact=True).press("Enter")
+    expect(germany.locator("#orders-status")).to_have_text("Saved: 3 orders.")
+
+    # Press: France writes to Germany alone; it appears on Germany's page, not on England's.
+    france.locator("#press-to").select_option("GERMANY")
+    france.locator("#press-body").fill("Bounce in Burgundy?")
+    france.locator("#press-body").press("Enter")
+    expect(france.locator("#press-status")).to_have_text("Sent.")
+    expect(germany.locator("#messages")).to_contain_text("FRANCE → GERMANY", timeout=LIVE_TIMEOUT)
+    expect(germany.locator("#messages")).to_contain_text("Bounce in Burgundy?")
+    expect(england.locator("#messages")).to_have_text("No messages yet.")
+
+    # The map shows the seat's own orders, and the public view who has ordered.
+    expect(france.locator("#powers tr", has_text="GERMANY").locator("td").nth(3)).to_have_text(
+        "✓", timeout=LIVE_TIMEOUT
+    )
+
+    # Everyone ready (Germany by keyboard): processed, and every page moves on by itself.
+    france.get_by_role("button", name="Ready").click()
+    expect(france.locator("#ready-button")).to_have_attribute("aria-pressed", "true")
+    england.get_by_role("button", name="Ready").click()
+    germany.locator("#ready-button").focus()
+    germany.keyboard.press("Enter")
+    for page in (france, germany, england):
+        expect(page.locator("#phase")).to_have_text("F1901M", timeout=LIVE_TIMEOUT)
+        expect(page.locator("#announce")).to_contain_text("now F1901M")
+    results = france.locator("#results li")
+    expect(france.locator("#results-h")).to_have_text("Results of S1901M")
+    expect(results.filter(has_text="FRANCE: A PAR - BUR")).to_contain_text("bounced (MUN)")
+    expect(results.filter(has_text="ENGLAND: F LON - NTH")).to_contain_text("succeeds")
+    expect(france.locator('#map .unit[data-loc="MAO"]')).to_have_attribute("data-power", "FRANCE")
+    expect(france.locator('#map .unit[data-loc="PAR"]')).to_have_count(1)
+    assert orders_shown(france) == []
+
+    # History: back to Spring 1901 (its map, with the units where they stood), and forward by key.
+    france.get_by_role("button", name="Previous phase").click()
+    expect(france.locator("#hist-label")).to_have_text("Phase 1 of 1: S1901M, orders and results")
+    expect(france.locator("#map")).to_have_attribute("data-phase", "0")
+    expect(france.locator('#map .unit[data-loc="BRE"]')).to_have_attribute("data-power", "FRANCE")
+    expect(france.locator('#map .unit[data-loc="MAO"]')).to_have_count(0)
+    expect(france.locator("#results li").filter(has_text="GERMANY: F KIE - DEN")).to_contain_text("succeeds")
+    france.locator("#hist-next").focus()
+    france.keyboard.press("ArrowRight")
+    expect(france.locator("#map")).to_have_attribute("data-phase", "current")
+    expect(france.locator("#hist-label")).to_contain_text("Current position: F1901M")
+
+    # A phone: one column, the map scaled to the screen, nothing wider than it.
+    phone = new_context(viewport=PHONE).new_page()
+    phone.goto(game_url)
+    expect(phone.locator("#map svg")).to_be_visible()
+    widths = phone.evaluate(
+        "() => [document.documentElement.scrollWidth, document.querySelector('#map svg')"
+        ".getBoundingClientRect().width]"
+    )
+    assert widths[0] <= PHONE["width"], f"horizontal overflow at {PHONE['width']} px: {widths[0]} px"
+    assert widths[1] <= PHONE["width"]
+    phone.goto("/")
+    expect(phone.locator("#variant-standard")).to_be_visible()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_a_twin_earths_3_link_is_ordered_and_drawn(new_context: Any, api: httpx.Client) -> None:
+    te3 = next(v for v in api.get("/api/variants").json() if v["id"] == "twin_earths_3")
+    seats = {seat: "bot" for seat in te3["seats"]}
+    seats["GERMANY-Y"] = "Gerd"
+    r = api.post(
+        "/api/games",
+        json={
+            "variant": "twin_earths_3",
+            "seats": seats,
+            "title": "Links",
+            "deadlines": {"adjustments": 3600},
+        },
+    )
+    assert r.status_code == 201, r.text
+    game_id, token = r.json()["game_id"], r.json()["seat_tokens"]["GERMANY-Y"]
+
+    context = new_context()
+    # The seat's token, as joining would have stored it (not on about:blank, which has no storage).
+    context.add_init_script(
+        f"if (location.protocol.startsWith('http')) localStorage.setItem('interboard.seats.{game_id}',"
+        f" JSON.stringify({{'GERMANY-Y': '{token}'}}))"
+    )
+    page = open_game(context, f"/games/{game_id}")
+    expect(page.locator("#phase")).to_have_text("W1900A")
+    expect(page.locator("#orders-help")).to_contain_text("Builds due: 3")
+    expect(page.locator("#countdown")).to_have_text(re.compile(r"^(59:[0-5]\d|1 h 00 min) left$"))
+    expect(page.locator("#map g.link")).to_have_count(0)
+
+    # A build by clicking its site (an order without a destination), a LINK by typing.
+    page.locator('#map g.space[data-loc="MUN-Y"]').click()
+    page.locator("#choice-box").get_by_role("button", name="A MUN-Y B").click()
+    expect(page.locator("#order-list li", has_text="A MUN-Y B")).to_contain_text("✓ accepted")
+    type_order(page, "LINK Mun-Y Hol-Z")
+    expect(page.locator("#order-list li", has_text="LINK Mun-Y Hol-Z")).to_contain_text("✓ accepted")
+    page.get_by_role("button", name="Ready").click()
+
+    expect(page.locator("#phase")).to_have_text("S1901M", timeout=LIVE_TIMEOUT)
+    expect(page.locator("#results li").filter(has_text="LINK MUN-Y HOL-Z")).to_contain_text("succeeds")
+    link = page.locator("#map g.link")
+    expect(link).to_have_count(1)
+    ends = {link.get_attribute("data-a"), link.get_attribute("data-b")}
+    assert ends == {"MUN-Y", "HOL-Z"}, ends
+    # The history's Winter map shows the link as made in that phase.
+    page.get_by_role("button", name="Previous phase").click()
+    expect(page.locator("#map")).to_have_attribute("data-phase", "0")
+    expect(page.locator("#map g.link.new")).to_have_count(1)
+
+
+def test_a_global_war_step_is_played_by_clicking(new_context: Any, api: httpx.Client) -> None:
+    """The same page plays the other family: the country clicked offers its actions from the tree."""
+    r = api.post(
+        "/api/games",
+        json={
+            "family": "globalwar",
+            "variant": "classic_world",
+            "options": {"players": 3, "seed": 11},
+            "seats": {"P1": "Ada", "P2": "bot:greedy", "P3": "bot:random"},
+            "title": "World",
+        },
+    )
+    assert r.status_code == 201, r.text
+    game_id, token = r.json()["game_id"], r.json()["seat_tokens"]["P1"]
+    position = api.get(f"/api/games/{game_id}").json()["position"]
+    mine = sorted(c for c, owner in position["owner"].items() if owner == "P1")
+    country, pool = mine[0], position["pool"]
+    before = position["armies"][country]
+
+    context = new_context()
+    context.add_init_script(
+        f"if (location.protocol.startsWith('http')) localStorage.setItem('interboard.seats.{game_id}',"
+        f" JSON.stringify({{'P1': '{token}'}}))"
+    )
+    page = open_game(context, f"/games/{game_id}")
+    expect(page.locator("#phase")).to_have_text("T1.P1.deploy.0")
+    expect(page.locator("#map g.space")).to_have_count(42)
+    page.locator(f'#map g.space[data-loc="{country}"]').click()
+    deploy = page.locator("#choice-box .order-choice", has_text=re.compile(rf"^deploy {pool} "))
+    expect(deploy).to_have_count(1)
+    text = deploy.inner_text()
+    deploy.click()
+    expect(page.locator("#order-list li", has_text=text)).to_contain_text("✓ accepted")
+    page.get_by_role("button", name="Ready").click()
+
+    expect(page.locator("#phase")).to_have_text("T1.P1.attack.1", timeout=LIVE_TIMEOUT)
+    badge = page.locator(f'#map [data-loc="{country}"] .badge, #map .badge[data-loc="{country}"]')
+    expect(badge.first).to_have_text(str(before + pool))
+    expect(page.locator("#results li").first).to_contain_text(text)
+    expect(page.locator("#results li").first).to_contain_text(f"P1 deploys {pool} on ")
