@@ -11,7 +11,8 @@ A *win* is a solo victory (the board's victory condition: 18 centres on the stan
 units after a Winter on the Twin Earths boards) reached by the end of ``--max-year``; a game still
 going then counts as no win. Each figure is printed beside its reference: a random bot in the same
 seat, against the same opponents, on the same seeds. With ``--globalwar``, the greedy Global War bot
-against random bots, where the Global War package is present.
+against five random bots on both maps, and a team of two greedy bots against two random teams; there
+``--turns`` caps a game and a win is holding all 42 countries (alone, or as a team).
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ def hero_wins(results: Sequence[GameResult], seats: Sequence[str]) -> tuple[int,
 def line(variant: str, hero: str, opponent: str, args: argparse.Namespace) -> tuple[int, float, float]:
     seats = family_of(variant).seats(variant)
     bots = [hero] + [opponent] * (len(seats) - 1)
+    if variant.endswith("_teams"):
+        bots[len(seats) // 2] = hero  # the partner of seat k is seat k + 3
     specs = make_specs(variant, args.games, bots, seed=args.seed, max_year=args.max_year)
     started = time.perf_counter()
     results = run(specs, workers=args.workers)
@@ -72,7 +75,8 @@ def main() -> None:
     parser.add_argument("--max-year", type=int, default=1935, help="last year played (default 1935)")
     parser.add_argument("--seed", type=int, default=1, help="seed of game 0 (default 1)")
     parser.add_argument("--boards", default=",".join(BOARDS), help="comma-separated variants")
-    parser.add_argument("--globalwar", action="store_true", help="also the Global War bots, if present")
+    parser.add_argument("--globalwar", action="store_true", help="also the Global War bots")
+    parser.add_argument("--turns", type=int, default=300, help="Global War: last turn played (default 300)")
     args = parser.parse_args()
     print(f"{args.games} games a line, seeds {args.seed}..{args.seed + args.games - 1}, to {args.max_year}")
     print(f"{'board':14} {'opponents':10} {'heuristic: solo wins [95 % CI]':38} {'reference: random bot':38}")
@@ -86,16 +90,16 @@ def main() -> None:
                 flush=True,
             )
     if args.globalwar:
-        try:
-            family = family_of("classic")
-        except ValueError as exc:
-            print(f"Global War: not benchmarked ({exc})")
-            return
-        variant = family.variants()[0]
-        wins, centres, _ = line(variant, "greedy", "random", args)
-        ref, ref_centres, _ = line(variant, "random", "random", args)
-        print(f"{variant:14} {'random':10} {fmt(wins, args.games):38} {fmt(ref, args.games):38}")
-
+        for variant in ("classic_world", "global_war", "global_war_teams"):
+            # In the team game the greedy bot's partner (seat k + 3) is greedy too: a team is judged.
+            turns = argparse.Namespace(**{**vars(args), "max_year": args.turns})
+            wins, countries, spent = line(variant, "greedy", "random", turns)
+            ref, ref_countries, ref_spent = line(variant, "random", "random", turns)
+            print(
+                f"{variant:14} {'random':10} {fmt(wins, args.games):38} {fmt(ref, args.games):38}"
+                f" countries {countries:4.1f} vs {ref_countries:4.1f}; {spent + ref_spent:5.1f} s",
+                flush=True,
+            )
 
 if __name__ == "__main__":
     main()

@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from interboard.cli.main import app
+from interboard.formats.globalwar import match_from_json
 from interboard.formats.record import load_game
 from interboard.selfplay import (
     SelfPlayError,
@@ -112,10 +113,17 @@ def test_cli_selfplay_refuses_an_unknown_bot() -> None:
     assert "unknown bot 'clever'" in result.output
 
 
-@pytest.mark.skipif(importlib.util.find_spec("interboard.globalwar") is None, reason="no Global War package")
-def test_global_war_games_are_played_by_its_bots() -> None:
-    specs = make_specs("global_war", 2, ["greedy", "random"], seed=5, max_year=6)
+def test_global_war_games_are_played_by_its_bots_and_their_records_replay(tmp_path: Path) -> None:
+    specs = make_specs("global_war_teams", 2, ["greedy", "random"], seed=5, max_year=6, out=tmp_path)
     results = run(specs)
     for r in results:
         assert set(r.seats.values()) == {"greedy", "random"} and r.phases > 0
-        assert sum(r.scores.values()) > 0
+        assert sum(r.scores.values()) == 42  # every country is someone's
+    records = sorted(tmp_path.glob("*.json"))
+    assert len(records) == 2
+    for path, r in zip(records, results, strict=True):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        match = match_from_json(data)  # replays from the seed; refuses a record that differs
+        assert data["bots"] == {seat: f"bot:{bot}" for seat, bot in r.seats.items()}
+        owned = {name: len(match.state.countries_of(p)) for p, name in enumerate(match.names)}
+        assert owned == r.scores

@@ -1,11 +1,12 @@
 """Self-play adapter of the Global War family: its bots (:mod:`interboard.bots.globalwar`) play whole
-games; the record is the rules, seed, players and every action as text (the game replays from them)."""
+games; each is written as a Global War record (``interboard-globalwar/1``), which replays from its seed."""
 
 from __future__ import annotations
 
 import time
 from typing import Any
 
+from ..formats.globalwar import match_to_json
 from ..globalwar import MAPS, Match, Rules, action_text, player_id
 from ..selfplay import GameResult, GameSpec
 from .globalwar import GlobalWarBot, GreedyBot, RandomBot
@@ -62,14 +63,9 @@ class GlobalWarSelfPlay:
             years=state.turn,
             seconds=time.perf_counter() - started,
         )
-        record = {
-            "format": "interboard-globalwar-selfplay/1",
-            "family": "globalwar",
+        # The game's own record (it replays from the seed), with the bot in each seat.
+        record = match_to_json(match) | {
             "variant": spec.variant,
-            "rules": rules.to_json(),
-            "seed": spec.seed,
-            "players": {seat: f"bot:{name}" for seat, name in spec.seats},
-            "actions": actions,
-            "winners": list(match.winner_names),
+            "bots": {seat: f"bot:{name}" for seat, name in spec.seats},
         }
         return result, record

@@ -186,6 +186,11 @@ def play(
 
     Enter one order per line, an empty line to end a power's orders. ':show' prints the position,
     ':save FILE' saves, ':quit' stops.
+
+    Global War: 'interboard play globalwar' with its own options: --teams, --players N (3 to 6),
+    --map global_war|classic_world, --fortify limited|unlimited|connected, --non-sequential,
+    --auto (placement), --bots all|others|none|P2,P5, --bot greedy|random, --seed S, --load, --save,
+    --quiet, --max-steps N.
     """
     if variant == "globalwar":
         from .globalwar import run as play_globalwar
