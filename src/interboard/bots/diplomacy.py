@@ -305,6 +305,7 @@ class HeuristicBot:
                         if u.power == turn.power and values.attack[s] > 0:
                             gain = self.w.fall_capture * self.w.fall[0] * ad[0] * values.attack[s]
                             values.value[u.kind][s] += gain
+                    _make_room_to_build(turn, values)
                 out = _movement(turn, turn.options, values, self.w.noise, rng)
         elif phase.kind is PhaseKind.RETREATS:
             if turn.options is not None:
@@ -318,6 +319,25 @@ class HeuristicBot:
             if links is not None and links.phase is PhaseKind.ADJUSTMENTS:
                 out.extend(_link_orders(turn, values, out))
         return out
+
+
+def _make_room_to_build(turn: Turn, values: _Values) -> None:
+    """In Fall, a power with more centres than units leaves as many of its home centres empty as it
+    can build on, where no enemy can reach them: builds go only on empty home centres, so a unit that
+    sits on one for ever (a fleet with nowhere better to go) would stop all growth."""
+    pos, me = turn.position, turn.power
+    mine = [(s, u) for s, u in pos.units.items() if u.power == me]
+    room = sum(1 for owner in pos.centres.values() if owner == me) - len(mine)
+    homes = set(turn.board.power_by_id[me].home_centres)
+    sitting = sorted(s for s, _ in mine if s in homes and values.competition[s] == 0)
+    empty = [h for h in homes if h not in pos.units and pos.centres.get(h) == me]
+    for s in sitting[: max(0, room - len(empty))]:
+        for kind in (ARMY, FLEET):
+            values.value[kind][s] = VACATE  # below every move, for this unit and any other
+
+
+VACATE = -1e12
+"""The value given to a home centre that must be left empty for a build."""
 
 
 # ---------------------------------------------------------------------- movement
