@@ -626,6 +626,18 @@ class GameService:
             )
             return [{"index": r.phase_index, "phase": r.phase, **r.record} for r in rows]
 
+    def played_phase(self, game_id: str, index: int) -> dict[str, Any]:
+        """Phase ``index`` of the history (0 = the first), as :meth:`history` gives it."""
+        with self._tx() as s:
+            game = self._game(s, game_id)
+            row = s.scalars(
+                select(PhaseRow).where(PhaseRow.game_id == game_id, PhaseRow.phase_index == index)
+            ).first()
+            if row is None:
+                played = game.phase_index  # phases processed so far
+                raise NotFound(f"phase {index} has not been played (the history has {played} phases)")
+            return {"index": row.phase_index, "phase": row.phase, **row.record}
+
     def version(self, game_id: str) -> int:
         with self._tx() as s:
             return self._game(s, game_id).version

@@ -21,7 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.responses import Response
 
 from .families import FAMILIES, FamilyError, get_family
-from .games import GameService, Invalid, NotFound
+from .games import GameService, Invalid
 
 PACKAGE = files("interboard.service")
 GameId = Annotated[str, FastAPIPath(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="a game's id")]
@@ -80,10 +80,7 @@ def _map_svg(service: GameService, game_id: str, phase: int | None, token: str |
         orders = {seat["seat"]: seat["orders"]} if seat else {}
         return draw(view["family"], view["variant"], view["position"], orders, [], view["phase"])
     game = service.public_view(game_id)
-    history = service.history(game_id)
-    if phase >= len(history):
-        raise NotFound(f"phase {phase} has not been played (the history has {len(history)} phases)")
-    record = history[phase]
+    record = service.played_phase(game_id, phase)
     title = f"{record['phase']}: orders and results"
     return draw(
         game["family"], game["variant"], record["position"], record["orders"], record["results"], title
