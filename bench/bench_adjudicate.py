@@ -30,9 +30,9 @@ from diplomacy.engine.game import Game
 from diplomacy.utils.export import to_saved_game_format
 
 from interboard.board import Board
-from interboard.diplomacy import Order, Position, Rulebook, Waive, parse_power_order, step
-from interboard.diplomacy.variants import get_variant
-from interboard.formats.mila import MilaGame, read_mila_game, replay_mila
+from interboard.games.diplomacy import Order, Position, Rulebook, Waive, parse_power_order, step
+from interboard.games.diplomacy.mila import MilaGame, read_mila_game, replay_mila
+from interboard.games.diplomacy.variants import get_variant
 from make_mila_fixtures import play_random_game
 
 RULEBOOK = Rulebook.of("2000")
@@ -67,8 +67,15 @@ def record(games: int, phases: int, seed: int) -> tuple[list[dict[str, Any]], li
             ph, nxt = raw["phases"][k], raw["phases"][k + 1]
             if ph["name"] == "COMPLETED":
                 continue
-            rows.append(Recorded(ph["state"], {p: o or [] for p, o in ph["orders"].items()}, nxt["state"],
-                                 game.phases[k].position, list(game.phases[k].orders)))
+            rows.append(
+                Recorded(
+                    ph["state"],
+                    {p: o or [] for p, o in ph["orders"].items()},
+                    nxt["state"],
+                    game.phases[k].position,
+                    list(game.phases[k].orders),
+                )
+            )
     return saved, ours, rows
 
 
@@ -118,8 +125,10 @@ def bench_adjudicate(args: argparse.Namespace) -> None:
     t0 = time.perf_counter()
     saved, games, rows = record(args.games, args.phases, args.seed)
     n = len(rows)
-    print(f"recorded: {args.games} games, {n:,} phases of MILA random play "
-          f"(seeds {args.seed}-{args.seed + args.games - 1}) in {time.perf_counter() - t0:.1f} s")
+    print(
+        f"recorded: {args.games} games, {n:,} phases of MILA random play "
+        f"(seeds {args.seed}-{args.seed + args.games - 1}) in {time.perf_counter() - t0:.1f} s"
+    )
 
     t_ours = best(args.repeat, lambda: time_interboard(board, rows))
     t_import = best(args.repeat, lambda: _time_import(saved))
@@ -129,17 +138,24 @@ def bench_adjudicate(args: argparse.Namespace) -> None:
     t_mila = min(r[0] + r[1] for r in mila_runs)
     mila_self = mila_runs[0][2]
 
-    print(f"adjudicate: interboard {n / t_ours:,.0f} phases/s  MILA {n / t_mila:,.0f} phases/s  "
-          f"ratio {t_mila / t_ours:.1f}x")
-    print("  timed per phase: interboard = parse order strings + step; "
-          "MILA = set_state + set_orders + process")
-    print(f"  without state set-up: MILA set_orders + process {n / t_mila_adj:,.0f} phases/s "
-          f"(ratio {t_mila_adj / t_ours:.1f}x); state loading alone: MILA set_state {n / t_state:,.0f} "
-          f"phases/s, interboard read_mila_game {n / t_import:,.0f} phases/s")
+    print(
+        f"adjudicate: interboard {n / t_ours:,.0f} phases/s  MILA {n / t_mila:,.0f} phases/s  "
+        f"ratio {t_mila / t_ours:.1f}x"
+    )
+    print(
+        "  timed per phase: interboard = parse order strings + step; MILA = set_state + set_orders + process"
+    )
+    print(
+        f"  without state set-up: MILA set_orders + process {n / t_mila_adj:,.0f} phases/s "
+        f"(ratio {t_mila_adj / t_ours:.1f}x); state loading alone: MILA set_state {n / t_state:,.0f} "
+        f"phases/s, interboard read_mila_game {n / t_import:,.0f} phases/s"
+    )
 
     diffs = [(g, d) for g, game in enumerate(games) for d in replay_mila(game, RULEBOOK)]
-    print(f"agreement: {n:,} phases, {len(diffs)} disagreement(s) between interboard and the MILA record; "
-          f"MILA re-adjudicating from set_state disagrees with its own record {mila_self} time(s)")
+    print(
+        f"agreement: {n:,} phases, {len(diffs)} disagreement(s) between interboard and the MILA record; "
+        f"MILA re-adjudicating from set_state disagrees with its own record {mila_self} time(s)"
+    )
     for g, d in diffs:
         text = str(d).replace("\n", "\n  ")
         print(f"  game seed {args.seed + g}: {text}")
@@ -178,7 +194,7 @@ def mila_games(games: int, phases: int, seed: int) -> tuple[int, float]:
 
 def interboard_games(games: int, phases: int, seed: int) -> tuple[int, float] | None:
     try:
-        legal_orders = importlib.import_module("interboard.diplomacy.legal").legal_orders
+        legal_orders = importlib.import_module("interboard.games.diplomacy.legal").legal_orders
     except (ImportError, AttributeError):
         return None
     variant = get_variant("standard")
@@ -206,15 +222,18 @@ def interboard_games(games: int, phases: int, seed: int) -> tuple[int, float] | 
 def bench_games(args: argparse.Namespace) -> None:
     ours = interboard_games(args.games, args.phases, args.seed)
     if ours is None:
-        print("games: skipped: no legal-order generator yet (interboard.diplomacy.legal.legal_orders)")
+        print("games: skipped: no legal-order generator yet (interboard.games.diplomacy.legal.legal_orders)")
         return
     n_ours, t_ours = ours
     n_mila, t_mila = mila_games(args.games, args.phases, args.seed)
     r_ours, r_mila = n_ours / t_ours, n_mila / t_mila
-    print(f"games: interboard {r_ours:,.0f} phases/s  MILA {r_mila:,.0f} phases/s  "
-          f"ratio {r_ours / r_mila:.1f}x")
-    print(f"  {args.games} random games each, up to {args.phases} phases: interboard {n_ours:,} phases, "
-          f"MILA {n_mila:,} phases; timed: legal orders + random choice + adjudication")
+    print(
+        f"games: interboard {r_ours:,.0f} phases/s  MILA {r_mila:,.0f} phases/s  ratio {r_ours / r_mila:.1f}x"
+    )
+    print(
+        f"  {args.games} random games each, up to {args.phases} phases: interboard {n_ours:,} phases, "
+        f"MILA {n_mila:,} phases; timed: legal orders + random choice + adjudication"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -22,7 +22,8 @@ import math
 import time
 from collections.abc import Sequence
 
-from interboard.selfplay import GameResult, family_of, make_specs, run
+from interboard.games import find_variant
+from interboard.selfplay import GameResult, make_specs, run
 
 BOARDS = ("standard", "twin_earths_1", "twin_earths_3")
 
@@ -49,12 +50,15 @@ def hero_wins(results: Sequence[GameResult], seats: Sequence[str]) -> tuple[int,
     return wins, score / len(results) if results else 0.0
 
 
-def line(variant: str, hero: str, opponent: str, args: argparse.Namespace) -> tuple[int, float, float]:
-    seats = family_of(variant).seats(variant)
+def line(
+    variant: str, hero: str, opponent: str, args: argparse.Namespace, teams: bool = False
+) -> tuple[int, float, float]:
+    seats = list(find_variant(variant)[1].seats)
     bots = [hero] + [opponent] * (len(seats) - 1)
-    if variant.endswith("_teams"):
+    options = {"teams": True} if teams else {}
+    if teams:
         bots[len(seats) // 2] = hero  # the partner of seat k is seat k + 3
-    specs = make_specs(variant, args.games, bots, seed=args.seed, max_year=args.max_year)
+    specs = make_specs(variant, args.games, bots, seed=args.seed, options=options, max_year=args.max_year)
     started = time.perf_counter()
     results = run(specs, workers=args.workers)
     wins, centres = hero_wins(results, seats)
@@ -66,7 +70,7 @@ def fmt(wins: int, n: int) -> str:
     return f"{wins:3d}/{n} = {100 * wins / n:5.1f} % [{100 * lo:5.1f}, {100 * hi:5.1f}]"
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -77,7 +81,7 @@ def main() -> None:
     parser.add_argument("--boards", default=",".join(BOARDS), help="comma-separated variants")
     parser.add_argument("--globalwar", action="store_true", help="also the Global War bots")
     parser.add_argument("--turns", type=int, default=300, help="Global War: last turn played (default 300)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     print(f"{args.games} games a line, seeds {args.seed}..{args.seed + args.games - 1}, to {args.max_year}")
     print(f"{'board':14} {'opponents':10} {'heuristic: solo wins [95 % CI]':38} {'reference: random bot':38}")
     for variant in args.boards.split(","):
@@ -90,16 +94,18 @@ def main() -> None:
                 flush=True,
             )
     if args.globalwar:
-        for variant in ("classic_world", "global_war", "global_war_teams"):
+        for variant, teams in (("classic_world", False), ("global_war", False), ("global_war", True)):
             # In the team game the greedy bot's partner (seat k + 3) is greedy too: a team is judged.
             turns = argparse.Namespace(**{**vars(args), "max_year": args.turns})
-            wins, countries, spent = line(variant, "greedy", "random", turns)
-            ref, ref_countries, ref_spent = line(variant, "random", "random", turns)
+            wins, countries, spent = line(variant, "greedy", "random", turns, teams)
+            ref, ref_countries, ref_spent = line(variant, "random", "random", turns, teams)
+            label = variant + (" teams" if teams else "")
             print(
-                f"{variant:14} {'random':10} {fmt(wins, args.games):38} {fmt(ref, args.games):38}"
+                f"{label:14} {'random':10} {fmt(wins, args.games):38} {fmt(ref, args.games):38}"
                 f" countries {countries:4.1f} vs {ref_countries:4.1f}; {spent + ref_spent:5.1f} s",
                 flush=True,
             )
+
 
 if __name__ == "__main__":
     main()

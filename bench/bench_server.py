@@ -365,7 +365,8 @@ async def seat_worker(
         status, _ = await client.request("orders", "PUT", f"/api/games/{gid}/orders", token, body)
         if status != 200:
             continue  # e.g. stale (409): look again
-        status, done = await client.request("ready", "PUT", f"/api/games/{gid}/ready", token, {"value": True})
+        ready_body = {"phase": view["phase"], "value": True}
+        status, done = await client.request("ready", "PUT", f"/api/games/{gid}/ready", token, ready_body)
         if status == 200 and done.get("processed"):
             game.by_ready += 1
 
@@ -519,7 +520,7 @@ CATEGORIES = (
     ("db_wait", "waiting on the database (round trips, fsync, locks)"),
     ("runqueue", "descheduled (CPUs busy with other processes)"),
     ("db_cpu", "SQLAlchemy + driver + service code (CPU)"),
-    ("record", "game record <-> objects (formats.record)"),
+    ("record", "game record <-> objects (diplomacy record)"),
     ("legal", "legal-order tree (options)"),
     ("check", "order parsing and checking"),
     ("adjudicate", "adjudication (Game.process)"),
@@ -556,10 +557,10 @@ class Timers:
         self.undo.append(lambda: setattr(owner, name, original))
 
     def install(self) -> None:
-        from interboard.diplomacy.game import Game
-        from interboard.service import families
+        from interboard.games.diplomacy import family as families
+        from interboard.games.diplomacy.game import Game
 
-        for name in ("seats", "phase", "acting", "check", "process", "view", "options", "winners"):
+        for name in ("seats", "pending", "check", "process", "view", "options", "winners"):
             self.wrap(families.DiplomacyFamily, name, "rules")
         for name in ("game_from_json", "game_to_json", "position_to_json", "result_to_json"):
             self.wrap(families, name, "record")
@@ -591,9 +592,9 @@ class PassResult:
     hottest: list[tuple[str, float]] = field(default_factory=list)
 
 
-def ready(svc: Any, game_id: str, token: str) -> bool:
+def ready(svc: Any, game_id: str, token: str, phase: str) -> bool:
     """What PUT /ready does: mark the seat ready, then process the phase if every seat is."""
-    svc.set_ready(game_id, token, True)
+    svc.set_ready(game_id, token, phase, True)
     processed: bool = svc.try_process(game_id)
     return processed
 
@@ -617,7 +618,7 @@ def play(svc: Any, games: list[Any], rng: random.Random, seconds: float, timed: 
                     continue
                 tree = timed("options", svc.options, g.game_id, token)
                 timed("orders", svc.submit, g.game_id, token, view["phase"], pick_orders(tree, rng))
-                phases += timed("ready", ready, svc, g.game_id, token)
+                phases += timed("ready", ready, svc, g.game_id, token, view["phase"])
         if not active:
             break
     return phases

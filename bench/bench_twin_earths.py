@@ -28,12 +28,12 @@ import time
 from dataclasses import dataclass
 
 from interboard.board import Board
-from interboard.diplomacy import Order, PhaseKind, Position, Rulebook, step
-from interboard.diplomacy.game import Game
-from interboard.diplomacy.legal import legal_orders, random_orders
-from interboard.diplomacy.random_play import random_phase_orders
-from interboard.diplomacy.tables import tables
-from interboard.diplomacy.variants import Variant, get_variant
+from interboard.games.diplomacy import Order, PhaseKind, Position, Rulebook, step
+from interboard.games.diplomacy.game import Game
+from interboard.games.diplomacy.legal import legal_orders, random_orders
+from interboard.games.diplomacy.random_play import random_phase_orders
+from interboard.games.diplomacy.tables import tables
+from interboard.games.diplomacy.variants import Variant, get_variant
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Generate the MILA saved-game fixtures in ``tests/formats/data`` and check them against both engines.
+"""Generate the MILA saved-game fixtures in ``tests/diplomacy/mila_games``; check them with both engines.
 
 Needs the MILA engine (``pip install -e '.[bench]'``). Run from the repository root::
 
@@ -22,10 +22,10 @@ from typing import Any
 from diplomacy.engine.game import Game
 from diplomacy.utils.export import from_saved_game_format, to_saved_game_format
 
-from interboard.diplomacy import parse_power_order, step
-from interboard.formats.mila import read_mila_game, replay_mila, write_mila_game
+from interboard.games.diplomacy import parse_power_order, step
+from interboard.games.diplomacy.mila import read_mila_game, replay_mila, write_mila_game
 
-DATA = Path(__file__).resolve().parent.parent / "tests" / "formats" / "data"
+DATA = Path(__file__).resolve().parent.parent / "tests" / "diplomacy" / "mila_games"
 FIXTURES = {1: 40, 2: 50, 3: 60, 4: 60}
 """Seed to the number of phases to play."""
 
@@ -75,15 +75,20 @@ KNOWN_DIFFERENCES: dict[str, tuple[dict[str, list[str]], dict[str, list[str]]]] 
     # After an attack by convoy MILA offers retreats into occupied provinces (here Rome).
     "convoy_retreat_occupied": (
         {"ITALY": ["A APU", "A ROM"], "FRANCE": ["F ION"], "AUSTRIA": ["A NAP"]},
-        {"ITALY": ["A APU - NAP VIA", "A ROM S A APU - NAP"], "FRANCE": ["F ION C A APU - NAP"],
-         "AUSTRIA": ["A NAP H"]},
+        {
+            "ITALY": ["A APU - NAP VIA", "A ROM S A APU - NAP"],
+            "FRANCE": ["F ION C A APU - NAP"],
+            "AUSTRIA": ["A NAP H"],
+        },
     ),
     # MILA counts that same forbidden support when it asks whether a convoying fleet is dislodged,
     # so the convoy fails although the fleet stays (here England supports Russia against its fleet).
     "convoy_disrupted_by_own_support": (
         {"ENGLAND": ["F NTH", "A YOR", "F NWY"], "RUSSIA": ["F SKA"]},
-        {"ENGLAND": ["F NTH C A YOR - BEL", "A YOR - BEL VIA", "F NWY S F SKA - NTH"],
-         "RUSSIA": ["F SKA - NTH"]},
+        {
+            "ENGLAND": ["F NTH C A YOR - BEL", "A YOR - BEL VIA", "F NWY S F SKA - NTH"],
+            "RUSSIA": ["F SKA - NTH"],
+        },
     ),
 }
 """Spring 1901 positions (units by power) and orders where MILA 1.1.2 departs from the DATC."""
@@ -111,8 +116,9 @@ def write_fixtures() -> list[Path]:
         paths.append(path)
     for name, (units, orders) in KNOWN_DIFFERENCES.items():
         saved = to_saved_game_format(play_scenario(units, orders))
-        (DATA / f"known_difference_{name}.json").write_text(json.dumps(saved, sort_keys=True) + "\n",
-                                                             encoding="utf-8")
+        (DATA / f"known_difference_{name}.json").write_text(
+            json.dumps(saved, sort_keys=True) + "\n", encoding="utf-8"
+        )
     return paths
 
 

@@ -14,10 +14,73 @@ from interboard.cli.main import app
 runner = CliRunner()
 
 
-def test_variants_lists_standard() -> None:
+def test_variants_lists_every_family_and_variant() -> None:
     out = runner.invoke(app, ["variants"])
     assert out.exit_code == 0
-    assert "standard" in out.output
+    lines = out.output.splitlines()
+    assert lines[0] == "Diplomacy (diplomacy):"
+    assert [line.split()[0] for line in lines if line.startswith("  ")] == [
+        "standard",
+        "twin_earths_1",
+        "twin_earths_3",
+        "hyperspace_2",
+        "global_war",
+        "classic_world",
+    ]
+    assert "Global War (globalwar):" in lines
+    out = runner.invoke(app, ["variants", "--family", "globalwar", "--options"])
+    assert "standard" not in out.output and "--option fortification=limited" in out.output
+    out = runner.invoke(app, ["variants", "--family", "chess"])
+    assert out.exit_code == 2 and "unknown family 'chess'" in out.output
+
+
+def test_an_unknown_variant_is_an_error_that_lists_every_family(tmp_path: Path) -> None:
+    orders = tmp_path / "orders.txt"
+    orders.write_text("France: A Par - Bur\n")
+    for args in (
+        ["adjudicate", str(orders), "--variant", "nosuch"],
+        ["play", "nosuch"],
+        ["render", "nosuch", "-o", str(tmp_path / "x.svg")],
+        ["selfplay", "--variant", "nosuch"],
+        ["bench", "--variant", "nosuch"],
+    ):
+        out = runner.invoke(app, args)
+        assert out.exit_code == 2, (args, out.output)
+        assert "nosuch" in out.output and "global_war" in out.output and "standard" in out.output, args
+
+
+def test_a_bad_position_file_is_named(tmp_path: Path) -> None:
+    orders = tmp_path / "orders.txt"
+    orders.write_text("France: A Par - Bur\n")
+    position = tmp_path / "pos.json"
+    position.write_text('{"phase": "S1901M"}')
+    out = runner.invoke(app, ["adjudicate", str(orders), "--position", str(position)])
+    assert out.exit_code == 2 and f"{position}: not a standard position" in out.output
+    position.write_text("{")
+    out = runner.invoke(app, ["adjudicate", str(orders), "--position", str(position)])
+    assert out.exit_code == 2 and f"{position}: not JSON" in out.output
+    out = runner.invoke(app, ["adjudicate", str(orders), "--position", str(tmp_path / "none.json")])
+    assert out.exit_code == 2 and "none.json: cannot be read" in out.output
+
+
+def test_every_command_works_for_global_war(tmp_path: Path) -> None:
+    svg = tmp_path / "gw.svg"
+    out = runner.invoke(app, ["render", "global_war", "-o", str(svg), "--option", "players=3"])
+    assert out.exit_code == 0, out.output
+    assert svg.read_text(encoding="utf-8").count('class="badge"') == 42
+    games = tmp_path / "games"
+    out = runner.invoke(
+        app,
+        ["selfplay", "--variant", "global_war", "--option", "players=3", "--games", "1", "--out", str(games)],
+    )
+    assert out.exit_code == 0, out.output
+    (record,) = games.glob("*.json")
+    out = runner.invoke(app, ["replay", str(record)])
+    assert out.exit_code == 0 and "0 with differences" in out.output, out.output
+    out = runner.invoke(app, ["render", str(record), "--phase", "3", "-o", str(svg)])
+    assert out.exit_code == 0, out.output
+    out = runner.invoke(app, ["render", "global_war", "-o", str(svg), "--option", "players=9"])
+    assert out.exit_code == 2 and "option 'players' must be from 3 to 6" in out.output
 
 
 def test_adjudicate_text_and_json(tmp_path: Path) -> None:
@@ -67,8 +130,8 @@ def test_play_at_one_keyboard(tmp_path: Path) -> None:
 
 
 def test_replay_of_own_record(tmp_path: Path) -> None:
-    from interboard.diplomacy.game import Game
-    from interboard.formats.record import save_game
+    from interboard.games.diplomacy.game import Game
+    from interboard.games.diplomacy.record import save_game
 
     game = Game.new()
     game.process_text(["France: A Par - Bur", "Germany: A Mun - Ruh"])
@@ -116,7 +179,7 @@ def test_play_twin_earths_three_with_a_link(tmp_path: Path) -> None:
     assert record["rules"]["links"]["limit"] == 5
 
 
-DATA = Path(__file__).parent / "formats" / "data"
+DATA = Path(__file__).parent / "diplomacy" / "mila_games"
 
 
 def test_replay_of_mila_games_exits_non_zero_on_a_difference() -> None:
@@ -141,16 +204,23 @@ def test_replay_reports_a_missing_or_broken_file(tmp_path: Path) -> None:
 
 
 def test_bench_and_export(tmp_path: Path) -> None:
-    out = runner.invoke(app, ["bench", "--games", "1", "--phases", "5"])
-    assert out.exit_code == 0, out.output
-    assert "5 phases in" in out.output
-    from interboard.diplomacy.game import Game
-    from interboard.formats.record import save_game
+    for variant in ("standard", "global_war"):
+        out = runner.invoke(app, ["bench", "--variant", variant, "--games", "1", "--steps", "5"])
+        assert out.exit_code == 0, out.output
+        assert f"{variant}: 5 decision points in" in out.output
+    from interboard.games.diplomacy.game import Game
+    from interboard.games.diplomacy.record import save_game
 
     game = Game.new()
     game.process_text(["France: A Par - Bur"])
     path = tmp_path / "g.json"
     save_game(game, path)
     out = runner.invoke(app, ["export", str(path)])
-    assert out.exit_code == 0
-    assert json.loads(out.output)["phases"][0]["orders"] == {"FRANCE": ["A PAR - BUR"]}
+    assert out.exit_code == 0, out.output
+    exported = json.loads(out.output)
+    assert exported["format"] == "interboard-record/1" and exported["variant"] == "standard"
+    assert exported["steps"] == [{"phase": "S1901M", "submissions": {"FRANCE": ["A PAR - BUR"]}}]
+    again = tmp_path / "again.json"
+    again.write_text(out.output, encoding="utf-8")
+    out = runner.invoke(app, ["replay", str(again)])
+    assert out.exit_code == 0 and "1 steps replayed, 0 with differences" in out.output

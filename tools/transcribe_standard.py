@@ -1,6 +1,7 @@
-"""Transcribe the standard Diplomacy map from ../shared/reference/diplomacy into interboard's map format.
+"""Transcribe the standard Diplomacy map from tools/reference/diplomacy into interboard's map format.
 
-Run once by hand; the output, src/interboard/data/maps/standard.json, is committed. The facts
+Run once by hand; the output, src/interboard/games/diplomacy/data/maps/standard.json, is committed
+(tests/render/test_layout.py checks that this script still reproduces it). The facts
 (names, aliases, adjacency, centres, 1901 units) come from the DPjudge standard map (MIT); the
 homelands (every home province, not only centres) are from the printed board; the drawing positions
 from tools/standard_layout.json.
@@ -13,10 +14,20 @@ import re
 import sys
 from pathlib import Path
 
-REF = Path(__file__).resolve().parents[2] / "shared" / "reference" / "diplomacy"
+REF = Path(__file__).resolve().parent / "reference" / "diplomacy"
+"""Copies of the DPjudge standard map's facts (MIT, see dpjudge_LICENSE.txt there)."""
 # Drawing positions are the project's own (invented from geography, tuned by hand for legibility).
 LAYOUT = Path(__file__).resolve().parent / "standard_layout.json"
-OUT = Path(__file__).resolve().parents[1] / "src" / "interboard" / "data" / "maps" / "standard.json"
+OUT = (
+    Path(__file__).resolve().parents[1]
+    / "src"
+    / "interboard"
+    / "games"
+    / "diplomacy"
+    / "data"
+    / "maps"
+    / "standard.json"
+)
 
 HOMELANDS = {
     "AUSTRIA": ["BOH", "BUD", "GAL", "TRI", "TYR", "VIE"],

@@ -1,26 +1,34 @@
 """Bot self-play: many full games, each saved as a record, summed up per bot.
 
-A rule family takes part through a small adapter (:class:`SelfPlayFamily`): its seats, its bots, and
-how to play one game to the end (or to a year cap) from a seed. :func:`run` plays the games in this
-process (one worker), over a process pool (``concurrent.futures``) on one machine, or over Ray past
-one machine (``backend="ray"``, the optional extra ``interboard[ray]``, imported only then).
+Any family plays through the family protocol: the registry finds the variant's family, the bots
+(the family's own and the generic random player) give each decision point's submissions, and the
+game is written as an ``interboard-record/1`` that replays to the same end. :func:`run` plays the
+games in this process (one worker), over a process pool (``concurrent.futures``) on one machine,
+or over Ray past one machine (``backend="ray"``, the optional extra ``interboard[ray]``, imported
+only then).
 
-A game counts as a *win* for the seats that won it (a solo victory), as a *draw* for every seat still
-in the game when the year cap stops it, and as a *loss* for the rest.
+A game counts as a *win* for the seats that won it, as a *draw* for every seat still in the game
+when the round cap (or the step cap) stops it, and as a *loss* for the rest.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
+
+from .bots.seats import bot_names, seat_actions
+from .games import find_variant
+from .games.protocol import FamilyError, OptionValue
+from .games.record import Match
 
 BACKENDS = ("process", "ray")
+MAX_STEPS = 100_000
+"""A game still going after this many decision points is stopped (a draw among the seats left)."""
 
 
 class SelfPlayError(ValueError):
@@ -31,13 +39,14 @@ class SelfPlayError(ValueError):
 class GameSpec:
     """One game to play: everything a worker needs, and nothing that cannot be pickled."""
 
-    family: str
     variant: str
     seats: tuple[tuple[str, str], ...]
     """(seat, bot name) for every seat, in the variant's seat order."""
     seed: int
+    options: tuple[tuple[str, OptionValue], ...] = ()
     max_year: int | None = None
-    """Stop after this game year (the game is then drawn among the seats still in it)."""
+    """Stop after this round (a Diplomacy year, a Global War turn); the game is then drawn among
+    the seats still in it."""
     out: str | None = None
     """Directory to write the game's record into."""
     index: int = 0
@@ -52,9 +61,11 @@ class GameResult:
     survivors: tuple[str, ...]
     """Seats still in the game at its end."""
     scores: dict[str, int]
-    """Seat -> its size at the end: supply centres (Diplomacy), countries (Global War)."""
+    """Seat -> its size at the end (the family's score: supply centres, countries, income)."""
     phases: int
+    """Decision points processed."""
     years: int
+    """Rounds played."""
     seconds: float
     record: str | None = None
     """Where the game's record was written."""
@@ -67,106 +78,39 @@ class GameResult:
         return "loss"
 
 
-class SelfPlayFamily(Protocol):
-    """What self-play needs of a rule family."""
-
-    name: str
-
-    def variants(self) -> list[str]: ...
-
-    def seats(self, variant: str) -> list[str]: ...
-
-    def bots(self) -> list[str]: ...
-
-    def play(self, spec: GameSpec) -> tuple[GameResult, dict[str, Any]]:
-        """Play the game to its end or year cap: its result and its record (JSON-ready)."""
-        ...
-
-
-class DiplomacySelfPlay:
-    """The Diplomacy family: bots of :mod:`interboard.bots.diplomacy`, records ``interboard-game/1``."""
-
-    name = "diplomacy"
-
-    def variants(self) -> list[str]:
-        from .diplomacy.variants import VARIANTS
-
-        return list(VARIANTS)
-
-    def seats(self, variant: str) -> list[str]:
-        from .diplomacy.variants import get_variant
-
-        return [p.id for p in get_variant(variant).board.powers]
-
-    def bots(self) -> list[str]:
-        from .bots.diplomacy import BOTS
-
-        return list(BOTS)
-
-    def play(self, spec: GameSpec) -> tuple[GameResult, dict[str, Any]]:
-        from .bots.diplomacy import make_bot, phase_orders
-        from .diplomacy.game import Game
-        from .formats.record import game_to_json
-
-        started = time.perf_counter()
-        game = Game.new(spec.variant)
-        bots = {seat: make_bot(name, f"{spec.seed}/{seat}") for seat, name in spec.seats}
-        first_year = game.position.phase.year
-        phases = 0
-        while not game.over and (spec.max_year is None or game.position.phase.year <= spec.max_year):
-            orders = phase_orders(game.board, game.position, game.rulebook, bots, game.acting)
-            game.process(orders)
-            phases += 1
-        pos = game.position
-        scores = {seat: len(pos.centres_of(seat)) for seat, _ in spec.seats}
-        survivors = tuple(s for s, _ in spec.seats if pos.units_of(s) or scores[s])
-        result = GameResult(
-            index=spec.index,
-            seats=dict(spec.seats),
-            winners=game.winners,
-            survivors=survivors,
-            scores=scores,
-            phases=phases,
-            years=game.history[-1].position.phase.year - first_year + 1 if game.history else 0,
-            seconds=time.perf_counter() - started,
-        )
-        record = game_to_json(game)
-        record["players"] = {seat: f"bot:{name}" for seat, name in spec.seats}
-        return result, record
-
-
-FAMILIES: dict[str, Callable[[], SelfPlayFamily]] = {"diplomacy": DiplomacySelfPlay}
-"""Families that self-play knows, by name; another family registers its adapter here."""
-
-
-def _register_optional() -> None:
-    """Families whose packages may be absent (built separately) join when they import."""
-    if "globalwar" in FAMILIES:
-        return
-    try:
-        module = importlib.import_module("interboard.bots.globalwar_selfplay")
-    except ImportError:
-        return
-    FAMILIES["globalwar"] = module.GlobalWarSelfPlay
-
-
-def get_family(name: str) -> SelfPlayFamily:
-    _register_optional()
-    try:
-        return FAMILIES[name]()
-    except KeyError:
-        raise SelfPlayError(f"unknown family {name!r} (known: {', '.join(sorted(FAMILIES))})") from None
-
-
-def family_of(variant: str) -> SelfPlayFamily:
-    """The family that has ``variant``."""
-    _register_optional()
-    for make in FAMILIES.values():
-        family = make()
-        if variant.lower().replace("-", "_") in family.variants():
-            return family
-    known = sorted(v for make in FAMILIES.values() for v in make().variants())
-    raise SelfPlayError(f"unknown variant {variant!r} (known: {', '.join(known)})")
+def play(spec: GameSpec) -> tuple[GameResult, dict[str, Any]]:
+    """Play the game to its end or its cap: its result and its record (JSON-ready)."""
+    started = time.perf_counter()
+    match = Match.new(spec.variant, dict(spec.options), spec.seed)
+    fam = match.family
+    bots = dict(spec.seats)
+    match.players = {seat: f"bot:{name}" for seat, name in spec.seats}
+    first = fam.pending(match.state).round
+    last = first
+    while len(match.steps) < MAX_STEPS:
+        pending = fam.pending(match.state)
+        if pending.over or (spec.max_year is not None and pending.round > spec.max_year):
+            break
+        last = pending.round
+        submissions = {
+            seat: seat_actions(fam.name, match.state, seat, bots[seat], f"{spec.seed}/{seat}")
+            for seat in pending.seats
+            if seat in bots
+        }
+        match.play(submissions)
+    state = match.state
+    scores = fam.scores(state)
+    result = GameResult(
+        index=spec.index,
+        seats=bots,
+        winners=tuple(fam.winners(state)),
+        survivors=tuple(fam.alive(state)),
+        scores=scores,
+        phases=len(match.steps),
+        years=last - first + 1 if match.steps else 0,
+        seconds=time.perf_counter() - started,
+    )
+    return result, match.to_json()
 
 
 def assign_seats(seats: Sequence[str], bots: Sequence[str], rotate: int = 0) -> tuple[tuple[str, str], ...]:
@@ -186,26 +130,31 @@ def make_specs(
     bots: Sequence[str],
     *,
     seed: int = 1,
+    options: dict[str, OptionValue] | None = None,
     max_year: int | None = None,
     out: str | Path | None = None,
     rotate: bool = True,
 ) -> list[GameSpec]:
-    """The games to play, checked: the variant and every bot must exist."""
+    """The games to play, checked: the variant, its options and every bot must exist."""
     if games < 1:
         raise SelfPlayError("play at least one game")
-    family = family_of(variant)
-    known = family.bots()
+    try:
+        fam, info = find_variant(variant)
+        chosen = info.check_options(options or {})
+        # The seats of a game with these options (a Global War game may seat fewer than six).
+        seats = fam.seats(fam.new_state(info.id, chosen, seed))
+    except FamilyError as exc:
+        raise SelfPlayError(str(exc)) from None
+    known = bot_names(fam.name)
     unknown = [b for b in bots if b not in known]
     if unknown:
-        raise SelfPlayError(f"unknown bot {unknown[0]!r} for {family.name} (known: {', '.join(known)})")
-    variant_id = variant.lower().replace("-", "_")
-    seats = family.seats(variant_id)
+        raise SelfPlayError(f"unknown bot {unknown[0]!r} for {fam.name} (known: {', '.join(known)})")
     return [
         GameSpec(
-            family=family.name,
-            variant=variant_id,
+            variant=info.id,
             seats=assign_seats(seats, bots, k if rotate else 0),
             seed=seed + k,
+            options=tuple(sorted((options or {}).items())),
             max_year=max_year,
             out=str(out) if out is not None else None,
             index=k,
@@ -216,8 +165,7 @@ def make_specs(
 
 def play_game(spec: GameSpec) -> GameResult:
     """Play one game (in whatever process runs this) and write its record when asked."""
-    family = get_family(spec.family)
-    result, record = family.play(spec)
+    result, record = play(spec)
     if spec.out is None:
         return result
     path = Path(spec.out) / f"{spec.variant}-{spec.index + 1:05d}.json"

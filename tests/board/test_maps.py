@@ -15,11 +15,12 @@ from interboard.board import (
     SpaceKind,
     UnitKind,
     board_from_data,
-    load_shipped_board,
-    shipped_board_names,
 )
 
-MAPS = shipped_board_names()
+from ..shipped import load_map, shipped_maps
+
+MAPS = shipped_maps()
+STANDARD = "interboard.games.diplomacy.data.maps"
 
 
 def _space(data: dict[str, Any], ident: str) -> dict[str, Any]:
@@ -27,16 +28,16 @@ def _space(data: dict[str, Any], ident: str) -> dict[str, Any]:
     return found
 
 
-def _raw(name: str) -> dict[str, Any]:
-    text = resources.files("interboard.data.maps").joinpath(f"{name}.json").read_text(encoding="utf-8")
+def _raw(name: str, package: str = STANDARD) -> dict[str, Any]:
+    text = resources.files(package).joinpath(f"{name}.json").read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
 
 
 def _geographies() -> list[tuple[str, Board]]:
-    from interboard.diplomacy.variants import VARIANTS
+    from interboard.games.diplomacy.variants import VARIANTS
 
-    return [(f"map:{n}", load_shipped_board(n)) for n in MAPS] + [
+    return [(f"map:{n}", load_map(p, n)) for p, n in MAPS] + [
         (f"variant:{v.id}", v.board) for v in VARIANTS.values()
     ]
 
@@ -73,7 +74,7 @@ def test_map_is_consistent(name: str, board: Board) -> None:
 
 
 def test_standard_map_facts() -> None:
-    board = load_shipped_board("standard")
+    board = load_map(STANDARD, "standard")
     passable = [s for s in board.spaces if s.kind is not SpaceKind.IMPASSABLE]
     assert len(passable) == 75
     assert len(board.centres) == 34
@@ -155,7 +156,7 @@ def test_optional_parts_of_a_map() -> None:
 
 
 def test_twin_earths_geographies() -> None:
-    from interboard.diplomacy.variants import get_variant
+    from interboard.games.diplomacy.variants import get_variant
 
     te1 = get_variant("twin_earths_1").board
     loc = te1.location_by_id

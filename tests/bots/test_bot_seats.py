@@ -33,8 +33,9 @@ def create(client: TestClient, **body: Any) -> dict[str, Any]:
 
 
 def ready_all(client: TestClient, gid: str, tokens: dict[str, str]) -> None:
+    phase = client.get(f"/api/games/{gid}").json()["phase"]
     for token in tokens.values():
-        r = client.put(f"/api/games/{gid}/ready", headers=auth(token), json={"value": True})
+        r = client.put(f"/api/games/{gid}/ready", headers=auth(token), json={"phase": phase, "value": True})
         assert r.status_code == 200, r.text
 
 
@@ -153,9 +154,7 @@ def test_global_war_bots_play_a_whole_game_in_server_seats(client: TestClient) -
     """Three greedy and random bots fill every seat of a Global War game; the scheduler's rounds play
     it step by step, every step through the same checks as a player's, until one player holds all."""
     seats = {"P1": "bot:greedy", "P2": "bot:random", "P3": "bot:greedy"}
-    g = create(
-        client, family="globalwar", variant="classic_world", options={"players": 3, "seed": 7}, seats=seats
-    )
+    g = create(client, variant="classic_world", options={"players": 3}, seed=7, seats=seats)
     gid = g["game_id"]
     service = client.app.state.service  # type: ignore[attr-defined]
     for _ in range(3000):

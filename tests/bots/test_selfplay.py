@@ -10,8 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from interboard.cli.main import app
-from interboard.formats.globalwar import match_from_json
-from interboard.formats.record import load_game
+from interboard.games.record import load
 from interboard.selfplay import (
     SelfPlayError,
     assign_seats,
@@ -56,11 +55,12 @@ def test_a_game_is_played_to_its_cap_and_recorded(tmp_path: Path) -> None:
     (spec,) = make_specs("standard", 1, ["heuristic", "random"], max_year=1902, out=tmp_path, seed=4)
     result = play_game(spec)
     assert result.record is not None
-    game = load_game(result.record)
-    assert game.position.phase.year == 1903  # stopped once 1902 was over
-    assert len(game.history) == result.phases
+    match = load(result.record)  # replays the record from its start
+    assert match.family.pending(match.state).phase == "S1903M"  # stopped once 1902 was over
+    assert len(match.steps) == result.phases
     assert json.loads(Path(result.record).read_text())["players"]["AUSTRIA"] == "bot:heuristic"
-    assert sum(result.scores.values()) == len(game.position.centres)
+    assert match.family.scores(match.state) == result.scores
+    assert 22 <= sum(result.scores.values()) <= 34  # owned centres: 22 at the start, 34 on the map
     assert not result.winners and {result.outcome(s) for s in result.seats} <= {"draw", "loss"}
 
 
@@ -103,7 +103,7 @@ def test_cli_selfplay_prints_the_table_and_writes_records(tmp_path: Path) -> Non
     args += ["--workers", "2", "--max-year", "1902", "--out", str(out)]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
-    assert "heuristic" in result.output and "random" in result.output and "phases/s" in result.output
+    assert "heuristic" in result.output and "random" in result.output and "per second" in result.output
     assert len(list(out.glob("*.json"))) == 2
 
 
@@ -114,7 +114,9 @@ def test_cli_selfplay_refuses_an_unknown_bot() -> None:
 
 
 def test_global_war_games_are_played_by_its_bots_and_their_records_replay(tmp_path: Path) -> None:
-    specs = make_specs("global_war_teams", 2, ["greedy", "random"], seed=5, max_year=6, out=tmp_path)
+    specs = make_specs(
+        "global_war", 2, ["greedy", "random"], seed=5, options={"teams": True}, max_year=6, out=tmp_path
+    )
     results = run(specs)
     for r in results:
         assert set(r.seats.values()) == {"greedy", "random"} and r.phases > 0
@@ -123,7 +125,7 @@ def test_global_war_games_are_played_by_its_bots_and_their_records_replay(tmp_pa
     assert len(records) == 2
     for path, r in zip(records, results, strict=True):
         data = json.loads(path.read_text(encoding="utf-8"))
-        match = match_from_json(data)  # replays from the seed; refuses a record that differs
-        assert data["bots"] == {seat: f"bot:{bot}" for seat, bot in r.seats.items()}
-        owned = {name: len(match.state.countries_of(p)) for p, name in enumerate(match.names)}
-        assert owned == r.scores
+        match = load(path)  # replays from the seed; refuses a step the replay does not reach
+        assert data["players"] == {seat: f"bot:{bot}" for seat, bot in r.seats.items()}
+        assert data["options"]["teams"] is True
+        assert match.family.scores(match.state) == r.scores

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from interboard.board import Board
-from interboard.diplomacy import (
+from interboard.games.diplomacy import (
     Link,
     OrderError,
     Phase,
@@ -28,10 +28,10 @@ from interboard.diplomacy import (
     resolve_power,
     step,
 )
-from interboard.diplomacy.links import link_pair
-from interboard.diplomacy.state import Dislodged
-from interboard.diplomacy.variants import get_variant
-from interboard.formats.testsuite import Case, read_cases
+from interboard.games.diplomacy.links import link_pair
+from interboard.games.diplomacy.state import Dislodged
+from interboard.games.diplomacy.testsuite import Case, read_cases
+from interboard.games.diplomacy.variants import get_variant
 
 CASES_DIR = Path(__file__).parent / "cases"
 EDITIONS = ("2023", "2000")

@@ -6,12 +6,20 @@ from dataclasses import replace
 
 import pytest
 
-from interboard.board import load_shipped_board
-from interboard.diplomacy import IllegalOrderError, Phase, Position, Rulebook, Unit, parse_order, parse_unit
-from interboard.diplomacy.game import Game
-from interboard.diplomacy.validate import check_order
+from interboard.board import load_packaged_board
+from interboard.games.diplomacy import (
+    IllegalOrderError,
+    Phase,
+    Position,
+    Rulebook,
+    Unit,
+    parse_order,
+    parse_unit,
+)
+from interboard.games.diplomacy.game import Game
+from interboard.games.diplomacy.validate import check_order
 
-B = load_shipped_board("standard")
+B = load_packaged_board("interboard.games.diplomacy.data.maps", "standard")
 
 
 def test_phase_sequence_and_centre_capture() -> None:

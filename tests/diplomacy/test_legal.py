@@ -1,4 +1,4 @@
-"""Legal-order generation (``interboard.diplomacy.legal``) agrees with the adjudicator (``step``).
+"""Legal-order generation (``interboard.games.diplomacy.legal``) agrees with the adjudicator (``step``).
 
 Whether the adjudicator refuses an order as illegal depends on the position and that order only, not
 on the other orders given (an order is legal or not on its own). The completeness tests rely on this
@@ -14,8 +14,8 @@ from collections.abc import Iterable, Iterator
 
 import pytest
 
-from interboard.board import SpaceKind, UnitKind, load_shipped_board
-from interboard.diplomacy import (
+from interboard.board import SpaceKind, UnitKind, load_packaged_board
+from interboard.games.diplomacy import (
     Build,
     Convoy,
     Disband,
@@ -41,9 +41,9 @@ from interboard.diplomacy import (
     starting_position,
     step,
 )
-from interboard.diplomacy.legal import PowerOptions, legal_orders, option_tree, random_orders
+from interboard.games.diplomacy.legal import PowerOptions, legal_orders, option_tree, random_orders
 
-B = load_shipped_board("standard")
+B = load_packaged_board("interboard.games.diplomacy.data.maps", "standard")
 START = starting_position(B)
 A, F = UnitKind.ARMY, UnitKind.FLEET
 N_LOCS = len(B.locations)

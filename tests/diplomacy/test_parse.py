@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from interboard.board import Board, UnitKind, load_shipped_board
-from interboard.diplomacy import (
+from interboard.board import Board, UnitKind, load_packaged_board
+from interboard.games.diplomacy import (
     AmbiguousPlaceError,
     Build,
     Convoy,
@@ -25,7 +25,7 @@ from interboard.diplomacy import (
     parse_power_order,
 )
 
-B = load_shipped_board("standard")
+B = load_packaged_board("interboard.games.diplomacy.data.maps", "standard")
 L = B.location_by_id
 A, F = UnitKind.ARMY, UnitKind.FLEET
 
@@ -129,7 +129,7 @@ def test_errors_name_the_fault(text: str, error: type[Exception], fragment: str)
 
 
 def _te(variant: str) -> Board:
-    from interboard.diplomacy.variants import get_variant
+    from interboard.games.diplomacy.variants import get_variant
 
     return get_variant(variant).board
 

@@ -3,8 +3,8 @@ order was void, illegal or without a convoy."""
 
 from __future__ import annotations
 
-from interboard.board import load_shipped_board
-from interboard.diplomacy import (
+from interboard.board import load_packaged_board
+from interboard.games.diplomacy import (
     OrderResult,
     Phase,
     Position,
@@ -15,7 +15,7 @@ from interboard.diplomacy import (
     step,
 )
 
-B = load_shipped_board("standard")
+B = load_packaged_board("interboard.games.diplomacy.data.maps", "standard")
 
 
 def _run(units: list[str], orders: list[str]) -> dict[str, OrderResult]:

@@ -1,7 +1,7 @@
 """Conformance over every registered variant (after OpenSpiel's ``games_sim_test``).
 
 Seeded random games are played through ``Game.process`` with the orders of
-:func:`~interboard.diplomacy.random_play.random_phase_choices` (one legal order per unit, and in the
+:func:`~interboard.games.diplomacy.random_play.random_phase_choices` (one legal order per unit, and in the
 link variants a few link orders, some deliberately illegal). Every phase is checked against the
 invariants of the rules; every ``SAVE_EVERY`` phases the game is saved as a JSON string and loaded
 again, the loaded game must equal the original, and play goes on with the loaded game while the
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from interboard.board import Board, SpaceKind, UnitKind
-from interboard.diplomacy import (
+from interboard.games.diplomacy import (
     Build,
     DestroyLink,
     Link,
@@ -33,12 +33,12 @@ from interboard.diplomacy import (
     Season,
     Unit,
 )
-from interboard.diplomacy.engine import PhaseOutcome
-from interboard.diplomacy.game import Game
-from interboard.diplomacy.links import LINK_ORDERS, link_pair
-from interboard.diplomacy.random_play import LinkChoice, random_phase_choices, random_phase_orders
-from interboard.diplomacy.variants import VARIANTS, twin_earths_3_rules
-from interboard.formats.record import game_from_json, game_to_json
+from interboard.games.diplomacy.engine import PhaseOutcome
+from interboard.games.diplomacy.game import Game
+from interboard.games.diplomacy.links import LINK_ORDERS, link_pair
+from interboard.games.diplomacy.random_play import LinkChoice, random_phase_choices, random_phase_orders
+from interboard.games.diplomacy.record import game_from_json, game_to_json
+from interboard.games.diplomacy.variants import VARIANTS, twin_earths_3_rules
 
 MAX_PHASES = 200
 SAVE_EVERY = 20

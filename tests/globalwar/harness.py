@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from interboard.formats.globalwar import event_to_json
-from interboard.globalwar import (
+from interboard.games.globalwar import (
     ActionSyntaxError,
     GameState,
     IllegalAction,
@@ -16,12 +15,13 @@ from interboard.globalwar import (
     parse_action,
     step,
 )
-from interboard.globalwar import cards as card_rules
-from interboard.globalwar import rng as dice_rng
-from interboard.globalwar.actions import find_country
-from interboard.globalwar.results import StepResult
-from interboard.globalwar.rules import Fortification
-from interboard.globalwar.state import PendingMove, player_index
+from interboard.games.globalwar import cards as card_rules
+from interboard.games.globalwar import rng as dice_rng
+from interboard.games.globalwar.actions import find_country
+from interboard.games.globalwar.record import event_to_json
+from interboard.games.globalwar.results import StepResult
+from interboard.games.globalwar.rules import Fortification
+from interboard.games.globalwar.state import PendingMove, player_index
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 

@@ -1,4 +1,4 @@
-"""``interboard play globalwar``: bots play whole games; people type actions; errors are clear."""
+"""``interboard play global_war``: bots play whole games; people type actions; errors are clear."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from interboard.cli.main import app
-from interboard.formats.globalwar import load_match
+from interboard.games.globalwar.record import load_match
 
 runner = CliRunner()
 
@@ -18,7 +18,7 @@ def test_bots_play_a_team_game_to_the_end_and_save_it(tmp_path: Path) -> None:
         app,
         [
             "play",
-            "globalwar",
+            "global_war",
             "--teams",
             "--bots",
             "all",
@@ -43,7 +43,7 @@ def test_a_person_types_actions_and_gets_clear_refusals(tmp_path: Path) -> None:
     typed = "\n".join(["deploy 3 Atlantis", "attack Alaska Kamchatka", ":cards", "place Alaska", ":quit"])
     out = runner.invoke(
         app,
-        ["play", "globalwar", "--players", "3", "--bots", "P2,P3", "--seed", "2", "--map", "classic_world"],
+        ["play", "classic_world", "--players", "3", "--bots", "P2,P3", "--seed", "2"],
         input=typed + "\n",
     )
     assert out.exit_code == 0, out.output
@@ -53,9 +53,12 @@ def test_a_person_types_actions_and_gets_clear_refusals(tmp_path: Path) -> None:
 
 
 def test_bad_options_are_reported() -> None:
-    out = runner.invoke(app, ["play", "globalwar", "--teams", "--players", "4"])
+    out = runner.invoke(app, ["play", "global_war", "--teams", "--players", "4"])
     assert out.exit_code == 2
     assert "a team game has 6 players" in out.output
     out = runner.invoke(app, ["play", "standard", "--teams"])
     assert out.exit_code == 2
-    assert "unknown option(s) for standard: --teams" in out.output
+    assert "No such option: --teams" in out.output
+    out = runner.invoke(app, ["play", "globalwar"])  # a family, not a variant: the error names the variants
+    assert out.exit_code == 2
+    assert "'globalwar' is a family" in out.output and "global_war, classic_world" in out.output

@@ -9,8 +9,8 @@ from itertools import product
 
 import pytest
 
-from interboard.globalwar import Attack, Phase, Rules, new_game, step
-from interboard.globalwar.results import Battle
+from interboard.games.globalwar import Attack, Phase, Rules, new_game, step
+from interboard.games.globalwar.results import Battle
 
 BATTLES = 6000
 

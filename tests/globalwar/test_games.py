@@ -8,15 +8,7 @@ from itertools import product
 
 import pytest
 
-from interboard.bots.globalwar import GreedyBot, RandomBot
-from interboard.formats.globalwar import (
-    match_from_json,
-    match_to_json,
-    replay,
-    state_from_json,
-    state_to_json,
-)
-from interboard.globalwar import (
+from interboard.games.globalwar import (
     MAPS,
     Fortification,
     GameState,
@@ -29,7 +21,15 @@ from interboard.globalwar import (
     parse_action,
     step,
 )
-from interboard.globalwar import cards as card_rules
+from interboard.games.globalwar import cards as card_rules
+from interboard.games.globalwar.bots import GreedyBot, RandomBot
+from interboard.games.globalwar.record import (
+    match_from_json,
+    match_to_json,
+    replay,
+    state_from_json,
+    state_to_json,
+)
 
 COMBINATIONS = list(product(list(Fortification), (False, True), (False, True), (False, True)))
 MAX_STEPS = 12_000

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from interboard.globalwar import MAPS, world
-from interboard.globalwar.maps import World
+from interboard.games.globalwar import MAPS, world
+from interboard.games.globalwar.maps import World
 
-REFERENCE = Path(__file__).resolve().parent / "reference"  # copies of ../shared/reference/globalwar
+REFERENCE = Path(__file__).resolve().parent / "reference"  # the facts the maps were built from
 SIZES = {"North America": 9, "South America": 4, "Europe": 7, "Africa": 6, "Asia": 12, "Australia": 4}
 BONUSES = {"North America": 5, "South America": 2, "Europe": 5, "Africa": 3, "Asia": 7, "Australia": 2}
 

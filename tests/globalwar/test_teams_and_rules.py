@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from interboard.globalwar import (
+from interboard.games.globalwar import (
     ActionSyntaxError,
     Attack,
     FinishedGame,
@@ -16,7 +16,7 @@ from interboard.globalwar import (
     partner_of,
     standings,
 )
-from interboard.globalwar.actions import GiveContinent
+from interboard.games.globalwar.actions import GiveContinent
 
 
 def test_standings_award_surviving_winners_only() -> None:

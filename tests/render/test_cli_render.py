@@ -8,8 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 from interboard.cli.main import app
-from interboard.diplomacy.game import Game
-from interboard.formats.record import save_game
+from interboard.games.diplomacy.game import Game
+from interboard.games.diplomacy.record import save_game
 
 from .helpers import Drawing, classes
 
@@ -57,13 +57,13 @@ def test_render_a_phase_of_a_record_with_its_results(tmp_path: Path, record: Pat
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["no_such_variant"], "not a variant"),
+        (["no_such_variant"], "no such file, and unknown variant"),
         (["RECORD", "--phase", "3"], "phase 3 is out of range"),
         (["RECORD", "--phase", "0"], "out of range"),
         (["RECORD", "--phase", "S1950M"], "not a played phase"),
         (["standard", "--phase", "1"], "applies to a game record"),
         (["BADJSON"], "not JSON"),
-        (["NOTRECORD"], "not an interboard game record"),
+        (["NOTRECORD"], "format is 'something-else', not 'interboard-record/1'"),
     ],
     ids=[
         "unknown-variant",

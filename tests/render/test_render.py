@@ -8,13 +8,14 @@ from dataclasses import replace
 import pytest
 
 from interboard.board import UnitKind, board_from_data
-from interboard.diplomacy.engine import step
-from interboard.diplomacy.orders import DestroyLink, Link
-from interboard.diplomacy.parse import parse_power_order
-from interboard.diplomacy.state import Phase, PhaseKind, Position, Season, Unit
-from interboard.diplomacy.variants import VARIANTS, get_variant, twin_earths_3_rules
-from interboard.formats.record import position_from_json
-from interboard.render import render_board, render_position
+from interboard.games.diplomacy.drawing import render_position
+from interboard.games.diplomacy.engine import step
+from interboard.games.diplomacy.orders import DestroyLink, Link
+from interboard.games.diplomacy.parse import parse_power_order
+from interboard.games.diplomacy.record import position_from_json
+from interboard.games.diplomacy.state import Phase, PhaseKind, Position, Season, Unit
+from interboard.games.diplomacy.variants import VARIANTS, get_variant, twin_earths_3_rules
+from interboard.render import render_board
 
 from .helpers import Drawing, child, classes, expected_point, path_ends, point_of
 
@@ -361,10 +362,10 @@ def test_render_board_fills_and_badges_any_map() -> None:
 
 
 def test_render_board_draws_every_shipped_map_with_a_drawing() -> None:
-    from interboard.board import load_shipped_board, shipped_board_names
+    from ..shipped import load_map, shipped_maps
 
-    for name in shipped_board_names():
-        board = load_shipped_board(name)
+    for package, name in shipped_maps():
+        board = load_map(package, name)
         if board.size is None:
             continue
         fills = {s.index: "#123456" for s in board.spaces if s.at is not None}

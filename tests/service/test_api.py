@@ -48,7 +48,10 @@ def test_variants_and_openapi(client: TestClient) -> None:
     variants = {v["id"]: v for v in client.get("/api/variants").json()}
     assert set(variants) >= {"standard", "twin_earths_1", "twin_earths_3", "hyperspace_2"}
     assert len(variants["twin_earths_3"]["seats"]) == 14
-    assert variants["twin_earths_3"]["options"]["cut_printed"] is False
+    te3_options = {o["name"]: o for o in variants["twin_earths_3"]["options"]}
+    assert te3_options["cut_printed"]["default"] is False and te3_options["cut_printed"]["type"] == "bool"
+    assert te3_options["link_limit"]["maximum"] == 1000
+    assert variants["twin_earths_3"]["phase_kinds"] == ["movement", "retreats", "adjustments"]
     assert variants["standard"]["bots"] == ["random", "hold", "heuristic"]
     world = {v["id"]: v for v in client.get("/api/variants", params={"family": "globalwar"}).json()}
     assert set(world) == {"global_war", "classic_world"} and world["global_war"]["bots"] == [
@@ -83,7 +86,9 @@ def test_a_game_from_creation_to_the_next_phase(client: TestClient) -> None:
     ]
     assert client.get(f"/api/games/{gid}").json()["submitted"] == ["FRANCE"]
     for p in POWERS:
-        r = client.put(f"/api/games/{gid}/ready", headers=auth(tokens[p]), json={"value": True})
+        r = client.put(
+            f"/api/games/{gid}/ready", headers=auth(tokens[p]), json={"phase": "S1901M", "value": True}
+        )
         assert r.status_code == 200
     assert r.json()["processed"] is True  # the last ready seat moved the game on
     view = client.get(f"/api/games/{gid}").json()
@@ -233,12 +238,59 @@ def test_game_master_controls(client: TestClient) -> None:
     assert client.get(f"/api/games/{gid}").json()["deadline"] > before
 
 
+def test_a_ready_that_arrives_after_its_phase_does_not_count_for_the_next(client: TestClient) -> None:
+    """A retried or double-clicked ready for S1901M, arriving once S1901M is processed, is refused (409)
+    and leaves the seat unready in F1901M, which its player has not seen."""
+    gid, _, tokens = full_game(client)
+    for p in POWERS:
+        r = client.put(
+            f"/api/games/{gid}/ready", headers=auth(tokens[p]), json={"phase": "S1901M", "value": True}
+        )
+    assert r.json()["processed"] is True
+    late = client.put(
+        f"/api/games/{gid}/ready", headers=auth(tokens["FRANCE"]), json={"phase": "S1901M", "value": True}
+    )
+    assert late.status_code == 409 and "F1901M" in late.json()["error"]
+    seats = {s["seat"]: s for s in client.get(f"/api/games/{gid}").json()["seats"]}
+    assert not seats["FRANCE"]["ready"]
+    r = client.put(f"/api/games/{gid}/ready", headers=auth(tokens["FRANCE"]), json={"value": True})
+    assert r.status_code == 422  # the phase must be named
+    stale_draw = client.put(
+        f"/api/games/{gid}/draw", headers=auth(tokens["FRANCE"]), json={"phase": "S1901M", "value": True}
+    )
+    assert stale_draw.status_code == 409
+    assert not client.get(f"/api/games/{gid}/seat", headers=auth(tokens["FRANCE"])).json()["seat"][
+        "draw_vote"
+    ]
+
+
+def test_variants_of_every_family(client: TestClient) -> None:
+    every = client.get("/api/variants").json()
+    assert {(v["id"], v["family"]) for v in every} == {
+        ("standard", "diplomacy"),
+        ("twin_earths_1", "diplomacy"),
+        ("twin_earths_3", "diplomacy"),
+        ("hyperspace_2", "diplomacy"),
+        ("global_war", "globalwar"),
+        ("classic_world", "globalwar"),
+    }
+    only = client.get("/api/variants", params={"family": "globalwar"}).json()
+    assert [v["id"] for v in only] == ["global_war", "classic_world"]
+    r = client.get("/api/variants", params={"family": "chess"})
+    assert r.status_code == 422 and "unknown family 'chess'" in r.json()["error"]
+    # One id everywhere: the server's Global War needs no family named.
+    r = client.post("/api/games", json={"variant": "global_war"})
+    assert r.status_code == 201, r.text
+
+
 def test_draw_by_agreement(client: TestClient) -> None:
     gid, _, tokens = full_game(client)
     for p in POWERS[:-1]:
-        client.put(f"/api/games/{gid}/draw", headers=auth(tokens[p]), json={"value": True})
+        client.put(f"/api/games/{gid}/draw", headers=auth(tokens[p]), json={"phase": "S1901M", "value": True})
     assert client.get(f"/api/games/{gid}").json()["status"] == "active"
-    client.put(f"/api/games/{gid}/draw", headers=auth(tokens["TURKEY"]), json={"value": True})
+    client.put(
+        f"/api/games/{gid}/draw", headers=auth(tokens["TURKEY"]), json={"phase": "S1901M", "value": True}
+    )
     view = client.get(f"/api/games/{gid}").json()
     assert view["status"] == "finished"
     assert view["result"] == {"draw": sorted(POWERS)}

@@ -118,7 +118,7 @@ def test_bot_seats_are_always_ready(store: Engine) -> None:
     created = service.create(NewGame(seats=seats))
     gid = created.game_id
     assert not service.try_process(gid)  # France is not ready
-    service.set_ready(gid, created.seat_tokens["FRANCE"], True)
+    service.set_ready(gid, created.seat_tokens["FRANCE"], "S1901M", True)
     assert service.try_process(gid)
     assert service.public_view(gid)["phase"] == "F1901M"
 
@@ -136,7 +136,7 @@ def test_twin_earths_three_winter_with_links(store: Engine) -> None:
         service.submit(gid, tokens["FRANCE-Z"], "W1900A", ["LINK Par-Z Mun-Y"])
     assert "Munich Y is in the homeland of GERMANY-Y" in info_.value.details[0]["error"]
     for _seat, token in tokens.items():
-        service.set_ready(gid, token, True)
+        service.set_ready(gid, token, "W1900A", True)
     assert service.try_process(gid)
     view = service.public_view(gid)
     assert view["phase"] == "S1901M"
@@ -172,7 +172,7 @@ def test_orders_checked_while_the_phase_is_processed_are_never_lost(db_url: str)
     Now an order is either refused (SQLite: the stale write fails its version check) or used by
     the processing it raced (PostgreSQL: the processor waits for the row lock); never accepted and
     then dropped."""
-    from interboard.service.families import DiplomacyFamily
+    from interboard.games.diplomacy.family import DiplomacyFamily
 
     service = GameService(open_store(db_url))
     other = GameService(open_store(db_url))
@@ -233,7 +233,7 @@ def test_seats_writing_at_the_same_moment_are_all_kept(db_url: str) -> None:
 
     def ready_and_write(power: str) -> None:
         service.submit(gid, tokens[power], "S1901M", [])
-        service.set_ready(gid, tokens[power], True)
+        service.set_ready(gid, tokens[power], "S1901M", True)
         service.send_message(gid, tokens[power], None, f"{power} is ready")
 
     assert _all_at_once(ready_and_write) == []
@@ -241,5 +241,5 @@ def test_seats_writing_at_the_same_moment_are_all_kept(db_url: str) -> None:
     assert sorted(m["body"] for m in service.messages(gid, tokens["FRANCE"])) == sorted(
         f"{p} is ready" for p in POWERS
     )
-    assert _all_at_once(lambda power: service.vote_draw(gid, tokens[power], True)) == []
+    assert _all_at_once(lambda power: service.vote_draw(gid, tokens[power], "S1901M", True)) == []
     assert service.public_view(gid)["status"] == "finished"  # every vote landed

@@ -229,9 +229,9 @@ def test_a_global_war_step_is_played_by_clicking(new_context: Any, api: httpx.Cl
     r = api.post(
         "/api/games",
         json={
-            "family": "globalwar",
             "variant": "classic_world",
-            "options": {"players": 3, "seed": 11},
+            "seed": 11,
+            "options": {"players": 3},
             "seats": {"P1": "Ada", "P2": "bot:greedy", "P3": "bot:random"},
             "title": "World",
         },

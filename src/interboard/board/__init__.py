@@ -1,7 +1,7 @@
 """Board graph layer: map data, spaces, locations and adjacency (rule-family agnostic)."""
 
 from .errors import MapDataError
-from .loader import board_from_data, can_stand, load_board, load_shipped_board, shipped_board_names
+from .loader import board_from_data, can_stand, load_board, load_packaged_board, packaged_board_names
 from .model import Board, Location, Point, Power, Region, Space, SpaceKind, StartPosition, UnitKind
 
 __all__ = [
@@ -18,6 +18,6 @@ __all__ = [
     "board_from_data",
     "can_stand",
     "load_board",
-    "load_shipped_board",
-    "shipped_board_names",
+    "load_packaged_board",
+    "packaged_board_names",
 ]

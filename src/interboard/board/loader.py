@@ -52,15 +52,19 @@ def load_board(path: str | Path) -> Board:
     return board_from_data(data, source=p.name)
 
 
-def load_shipped_board(name: str) -> Board:
-    """Load one of the maps shipped in ``interboard/data/maps`` by its file stem."""
-    ref = resources.files("interboard.data.maps").joinpath(f"{name}.json")
-    data = json.loads(ref.read_text(encoding="utf-8"))
-    return board_from_data(data, source=f"{name}.json")
+def load_packaged_board(package: str, name: str) -> Board:
+    """Load a map shipped as a resource of ``package`` (a family's ``data`` package) by its file stem."""
+    ref = resources.files(package).joinpath(f"{name}.json")
+    try:
+        text = ref.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise MapDataError(f"{name}.json", "file", f"is not shipped in {package}") from exc
+    return board_from_data(json.loads(text), source=f"{name}.json")
 
 
-def shipped_board_names() -> list[str]:
-    root = resources.files("interboard.data.maps")
+def packaged_board_names(package: str) -> list[str]:
+    """The maps shipped as resources of ``package``, by file stem."""
+    root = resources.files(package)
     return sorted(p.name[:-5] for p in root.iterdir() if p.name.endswith(".json"))
 
 

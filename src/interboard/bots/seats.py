@@ -1,68 +1,35 @@
-"""Bots in the seats of server games: which bots a family has, and a bot's orders as the texts a
+"""Bots in the seats of games: which bots a family offers, and a bot's submission as the texts a
 person would submit (the service checks and stores them the same way)."""
 
 from __future__ import annotations
 
-import zlib
-from typing import Any
+import random
 
-DEFAULT_BOT = {"diplomacy": "heuristic", "globalwar": "greedy"}
-"""The bot that takes over a seat whose player leaves, by family."""
+from ..games import family as get_family
+from ..games.protocol import FamilyError, State
+from .random_player import random_submission
 
-GLOBALWAR_BOTS = ("greedy", "random")
-MAX_GLOBALWAR_ACTIONS = 200
-"""A bound on one step's actions, in case a bot never ends its step (each action is one army at least)."""
+GENERIC_BOTS = ("random",)
+"""Bots that play any family through the protocol; a family's own bot of the same name wins."""
 
 
 def bot_names(family: str) -> list[str]:
-    """The bots a family's seats can be given (empty for a family without bots)."""
-    if family == "diplomacy":
-        from .diplomacy import BOTS
-
-        return list(BOTS)
-    if family == "globalwar":
-        return list(GLOBALWAR_BOTS)
-    return []
+    """The bots a family's seats can be given: its own, then the generic ones."""
+    own = list(get_family(family).bots)
+    return own + [b for b in GENERIC_BOTS if b not in own]
 
 
-def seat_orders(family: str, state: dict[str, Any], seat: str, bot: str, seed: str) -> list[str]:
-    """The orders bot ``bot`` gives for ``seat`` in the current phase of the family's state."""
-    if family == "diplomacy":
-        return _diplomacy_orders(state, seat, bot, seed)
-    if family == "globalwar":
-        return _globalwar_orders(state, seat, bot, seed)
-    raise ValueError(f"no bots for the {family} family")
+def default_bot(family: str) -> str | None:
+    """The bot that takes over a seat whose player leaves (``None``: the seat opens)."""
+    return get_family(family).default_bot
 
 
-def _diplomacy_orders(state: dict[str, Any], seat: str, bot: str, seed: str) -> list[str]:
-    from ..diplomacy.orders import format_order
-    from ..formats.record import game_from_json
-    from .diplomacy import Turn, make_bot
-
-    game = game_from_json(state)
-    board = game.board
-    turn = Turn.of(board, game.position, seat, game.rulebook)
-    return [format_order(board, o) for o in make_bot(bot, seed).orders(turn)]
-
-
-def _globalwar_orders(state: dict[str, Any], seat: str, bot: str, seed: str) -> list[str]:
-    """One service step of a Global War seat: the bot's actions until its step changes, up to and
-    including an attack (whose dice the service rolls when it processes the step)."""
-    from ..formats.globalwar import state_from_json
-    from ..globalwar import Attack, Phase, Rules, action_text, player_id, step
-    from .globalwar import GreedyBot, RandomBot
-
-    s = state_from_json(Rules.from_json(state["rules"]), state["state"])
-    if bot not in GLOBALWAR_BOTS:
-        raise ValueError(f"no Global War bot {bot!r} (bots: {', '.join(GLOBALWAR_BOTS)})")
-    step_seed = zlib.crc32(f"{seed}/{state.get('steps', 0)}".encode())
-    chooser = GreedyBot(step_seed) if bot == "greedy" else RandomBot(step_seed)
-    texts: list[str] = []
-    start = (s.current, s.phase)
-    while s.phase is not Phase.OVER and player_id(s.current) == seat and (s.current, s.phase) == start:
-        action = chooser.choose(s)
-        texts.append(action_text(s, action))
-        if isinstance(action, Attack) or len(texts) >= MAX_GLOBALWAR_ACTIONS:
-            break
-        s, _ = step(s, action)
-    return texts
+def seat_actions(family: str, state: State, seat: str, bot: str, seed: str) -> list[str]:
+    """The submission bot ``bot`` makes for ``seat`` at the current decision point."""
+    fam = get_family(family)
+    if bot in fam.bots:
+        return fam.bot_actions(state, seat, bot, seed)
+    if bot == "random":
+        pending = fam.pending(state)
+        return random_submission(fam, state, seat, random.Random(f"{seed}/{pending.phase}"))
+    raise FamilyError(f"no bot {bot!r} in the {family} family (bots: {', '.join(bot_names(family))})")

@@ -1,27 +1,21 @@
-"""``interboard render``: draw a variant's start or a phase of a game record as an SVG file."""
+"""``interboard render``: draw a variant's start, or a phase of a game record, as an SVG file."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from ..board import MapDataError
-from ..diplomacy.variants import VARIANTS, get_variant
-from ..formats.record import RecordError, game_from_json
-from ..render import render_position
-
-
-def _fail(message: str) -> typer.Exit:
-    typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
-    return typer.Exit(2)
+from ..games import find_variant
+from ..games.protocol import FamilyError
+from ..games.record import Match
+from .common import fail, load_any_record, parse_options
 
 
 def render(
     source: Annotated[
-        str, typer.Argument(help="A variant id (draws its start) or an interboard game record.")
+        str, typer.Argument(help="A variant id (draws its start) or a game record (any known format).")
     ],
     output: Annotated[Path, typer.Option("--output", "-o", help="SVG file to write.")],
     phase: Annotated[
@@ -32,57 +26,58 @@ def render(
         ),
     ] = None,
     title: Annotated[str | None, typer.Option(help="Title written above the map.")] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", help="NAME=VALUE: a rule option of the variant's start.")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of a variant's start (Global War's deal).")] = 1,
 ) -> None:
     """Draw a map as SVG: a variant's start, or one phase of a saved game with its orders and results."""
+    path = Path(source)
     try:
-        if source.lower().replace("-", "_") in VARIANTS:
+        if not path.exists():
+            fam, info = find_variant(source)  # not a file: it must be a variant
             if phase is not None:
-                raise _fail("--phase applies to a game record, not to a variant's start")
-            variant = get_variant(source)
-            svg = render_position(variant.board, variant.start(), title=title)
+                raise fail("--phase applies to a game record, not to a variant's start")
+            match = Match.new(info.id, parse_options(info, option or []), seed)
+            svg = fam.draw(info.id, fam.view(match.state), {}, [], title or info.title)
         else:
-            svg = _render_record(Path(source), phase, title)
-    except (MapDataError, ValueError) as exc:
-        raise _fail(str(exc)) from exc
+            if option:
+                raise fail("--option applies to a variant's start; a record keeps its own options")
+            svg = _render_record(path, phase, title)
+    except FamilyError as exc:
+        message = str(exc)
+        if not path.exists() and message.startswith("unknown variant"):
+            message = f"{source}: no such file, and {message}"
+        raise fail(message) from exc
     try:
         output.write_text(svg, encoding="utf-8")
     except OSError as exc:
-        raise _fail(f"{output}: cannot write ({exc.strerror})") from exc
+        raise fail(f"{output}: cannot write ({exc.strerror})") from exc
     typer.echo(f"wrote {output}")
 
 
 def _render_record(path: Path, phase: str | None, title: str | None) -> str:
-    if not path.exists():
-        known = ", ".join(sorted(VARIANTS))
-        raise _fail(f"{path}: no such file, and not a variant (known variants: {known})")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        game = game_from_json(data)
-    except OSError as exc:
-        raise _fail(f"{path}: cannot be read ({exc.strerror})") from exc
-    except UnicodeDecodeError as exc:
-        raise _fail(f"{path}: not a text file ({exc.reason})") from exc
-    except json.JSONDecodeError as exc:
-        raise _fail(f"{path}: not JSON (line {exc.lineno}: {exc.msg})") from exc
-    except RecordError as exc:
-        raise _fail(f"{path}: {exc}") from exc
-    board = game.variant.board
+    played = load_any_record(path)
+    fam, variant = played.family, played.info.id
     if phase is None:
-        return render_position(board, game.position, title=title)
-    history = game.history
-    if phase.strip().lstrip("-").isdigit():
-        number = int(phase)
-        if not 1 <= number <= len(history):
-            played = f"1-{len(history)}" if history else "none"
-            raise _fail(
-                f"phase {number} is out of range: the record has {len(history)} played phases ({played})"
-            )
-        record = history[number - 1]
+        return fam.draw(variant, fam.view(played.state), {}, [], title or fam.pending(played.state).phase)
+    steps = played.steps
+    wanted = phase.strip()
+    if wanted.lstrip("-").isdigit():
+        number = int(wanted)
+        if not 1 <= number <= len(steps):
+            span = f"1-{len(steps)}" if steps else "none"
+            raise fail(f"phase {number} is out of range: the record has {len(steps)} played phases ({span})")
     else:
-        named = [rec for rec in history if rec.position.phase.name == phase.strip().upper()]
+        named = [k for k, s in enumerate(steps, start=1) if s.phase.upper() == wanted.upper()]
         if not named:
-            names = ", ".join(rec.position.phase.name for rec in history[:3])
-            more = ", ..." if len(history) > 3 else ""
-            raise _fail(f"phase {phase!r} is not a played phase of the record ({names}{more})")
-        record = named[0]
-    return render_position(board, record.position, results=record.results, title=title)
+            names = ", ".join(s.phase for s in steps[:3])
+            more = ", ..." if len(steps) > 3 else ""
+            raise fail(f"phase {phase!r} is not a played phase of the record ({names}{more})")
+        number = named[0]
+    again = Match.new(variant, played.options, played.seed)
+    for step in steps[: number - 1]:
+        again.play(step.submissions)
+    chosen = steps[number - 1]
+    done = again.play(chosen.submissions)
+    return fam.draw(variant, done.position, chosen.submissions, done.results, title or chosen.phase)

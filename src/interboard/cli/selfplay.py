@@ -12,7 +12,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from ..games import find_variant
+from ..games.protocol import FamilyError
 from ..selfplay import GameResult, SelfPlayError, Summary, make_specs, run, summarise
+from .common import parse_options
 
 
 class Backend(StrEnum):
@@ -24,15 +27,20 @@ def selfplay(
     variant: Annotated[str, typer.Option("--variant", "-v", help="Variant to play.")] = "standard",
     games: Annotated[int, typer.Option("--games", "-n", help="Games to play.")] = 10,
     bots: Annotated[
-        str,
+        str | None,
         typer.Option(
-            help="Bots by seat, comma-separated (one per seat, one for all, or a shorter list repeated)."
+            help="Bots by seat, comma-separated (one per seat, one for all, or a shorter list repeated); "
+            "default: the family's own bot against the random player."
         ),
-    ] = "heuristic,random",
+    ] = None,
     workers: Annotated[int, typer.Option("--workers", "-k", help="Games played at once.")] = 1,
     out: Annotated[Path | None, typer.Option(help="Write every game's record into this directory.")] = None,
     max_year: Annotated[
-        int | None, typer.Option(help="Stop a game after this year (a draw among the seats left).")
+        int | None,
+        typer.Option(help="Stop a game after this round: a year, a turn (a draw among the seats left)."),
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", help="NAME=VALUE: a rule option of the variant.")
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the first game (game k uses seed + k).")] = 1,
     rotate: Annotated[
@@ -48,10 +56,14 @@ def selfplay(
     """Let bots play full games against each other, write each game as a record, and tabulate the
     wins, draws and losses of each bot, the game lengths and the speed."""
     console = Console()
-    names = [b.strip() for b in bots.split(",") if b.strip()]
     try:
-        specs = make_specs(variant, games, names, seed=seed, max_year=max_year, out=out, rotate=rotate)
-    except SelfPlayError as exc:
+        fam, info = find_variant(variant)
+        names = [b.strip() for b in (bots or f"{fam.default_bot or 'random'},random").split(",") if b.strip()]
+        options = parse_options(info, option or [])
+        specs = make_specs(
+            variant, games, names, seed=seed, options=options, max_year=max_year, out=out, rotate=rotate
+        )
+    except (SelfPlayError, FamilyError) as exc:
         typer.secho(f"error: {exc}", fg=typer.colors.RED, err=True)
         raise typer.Exit(2) from None
     started = time.perf_counter()
@@ -83,8 +95,9 @@ def selfplay(
 
 def summary_table(summary: Summary, variant: str) -> Table:
     table = Table(
-        title=f"{summary.games} {variant} games: {summary.mean_years:.1f} years, "
-        f"{summary.mean_phases:.1f} phases each on average; {summary.phases_per_second:,.0f} phases/s",
+        title=f"{summary.games} {variant} games: {summary.mean_years:.1f} rounds, "
+        f"{summary.mean_phases:.1f} decision points each on average; "
+        f"{summary.phases_per_second:,.0f} per second",
     )
     for column in ("bot", "seats", "wins", "draws", "losses", "win %", "mean size"):
         table.add_column(column, justify="left" if column == "bot" else "right")

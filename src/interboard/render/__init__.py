@@ -1,9 +1,10 @@
 """Maps drawn by interboard as SVG: schematic, legible, every board and every link visible.
 
-* :func:`render_position` draws a Diplomacy position (centres, units, links and cuts), with the
-  orders of a phase or their results.
-* :func:`render_board` draws any map with drawing positions, each space filled and labelled as the
-  caller says (Global War's armies per country, for example).
+This package knows no rule family. It gives the primitives (:mod:`.svg`), the shapes of the spaces
+(:mod:`.geometry`: Voronoi cells of the drawing positions), a frame, header and legend
+(:mod:`.base`), and :func:`render_board`, which draws any map with drawing positions, each space
+filled and labelled as the caller says. A family draws its own pieces on top (the Diplomacy
+family's units, orders and links are in :mod:`interboard.games.diplomacy.drawing`).
 
 Spaces are shaded as the Voronoi cells of their drawing positions (no hand-drawn outlines): land,
 coast and sea in their own colours, borders between spaces that touch without being adjacent drawn
@@ -14,6 +15,5 @@ with inline presentation attributes as defaults that a page's CSS may override.
 from __future__ import annotations
 
 from .board import render_board
-from .diplomacy import render_position, unit_symbol
 
-__all__ = ["render_board", "render_position", "unit_symbol"]
+__all__ = ["render_board"]

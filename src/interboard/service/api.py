@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Header, Request
+from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi import Path as FastAPIPath
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
@@ -53,10 +53,13 @@ def _has_nul(value: object) -> bool:
 
 
 class CreateGameBody(Strict):
-    family: str = Field("diplomacy", max_length=32)
-    variant: str = Field("standard", max_length=64)
+    variant: str = Field("standard", max_length=64, description="a variant id (GET /api/variants)")
+    family: str | None = Field(None, max_length=32, description="optional: checked against the variant's")
     title: str = Field("", max_length=200)
     options: dict[str, bool | int | str] = Field(default_factory=dict)
+    seed: int | None = Field(
+        None, ge=0, lt=2**63, description="seeds the game's dice; omitted: drawn by the server, unseen"
+    )
     press: str = Field("full", max_length=16)
     deadlines: dict[str, int] = Field(default_factory=dict, description="seconds per phase kind")
     seats: dict[str, str] = Field(
@@ -90,7 +93,8 @@ class OrdersBody(Strict):
     orders: list[Annotated[str, Field(max_length=200)]] = Field(max_length=200)
 
 
-class FlagBody(Strict):
+class PhaseFlagBody(Strict):
+    phase: str = Field(max_length=32, description="the phase this is for; a stale one is refused (409)")
     value: bool
 
 
@@ -169,7 +173,9 @@ def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
     install_web(app)  # the lobby and game pages, their static files, and the map
 
     @app.get("/api/variants")
-    async def variants(family: str = "diplomacy") -> list[dict[str, Any]]:
+    async def variants(
+        family: Annotated[str | None, Query(max_length=32, description="only this family's")] = None,
+    ) -> list[dict[str, Any]]:
         return await run_in_threadpool(service.variants, family)
 
     @app.get("/api/games")
@@ -205,8 +211,8 @@ def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
         return await run_in_threadpool(service.options, game_id, token)
 
     @app.put("/api/games/{game_id}/ready")
-    async def ready(game_id: GameId, body: FlagBody, token: Token) -> dict[str, bool]:
-        await run_in_threadpool(service.set_ready, game_id, token, body.value)
+    async def ready(game_id: GameId, body: PhaseFlagBody, token: Token) -> dict[str, bool]:
+        await run_in_threadpool(service.set_ready, game_id, token, body.phase, body.value)
         processed = await run_in_threadpool(service.try_process, game_id)
         return {"ready": body.value, "processed": processed}
 
@@ -216,8 +222,8 @@ def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
         return {"seat_now": await run_in_threadpool(service.leave, game_id, token)}
 
     @app.put("/api/games/{game_id}/draw")
-    async def draw(game_id: GameId, body: FlagBody, token: Token) -> dict[str, bool]:
-        await run_in_threadpool(service.vote_draw, game_id, token, body.value)
+    async def draw(game_id: GameId, body: PhaseFlagBody, token: Token) -> dict[str, bool]:
+        await run_in_threadpool(service.vote_draw, game_id, token, body.phase, body.value)
         return {"draw_vote": body.value}
 
     @app.get("/api/games/{game_id}/history")

@@ -20,8 +20,10 @@ from sqlalchemy import Engine, or_, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
-from ..bots.seats import DEFAULT_BOT, bot_names, seat_orders
-from .families import FamilyError, GameFamily, get_family
+from ..bots.seats import bot_names, default_bot, seat_actions
+from ..games import family as get_family
+from ..games import find_variant, variants
+from ..games.protocol import FamilyError
 from .models import GameRow, MessageRow, OrdersRow, PhaseRow, SeatRow
 from .security import hash_token, new_token, token_matches
 
@@ -81,13 +83,18 @@ def utcnow() -> datetime:
 
 @dataclass
 class NewGame:
-    family: str = "diplomacy"
     variant: str = "standard"
+    family: str | None = None
+    """The variant's family; optional (the variant id says it), checked when given."""
     title: str = ""
     options: dict[str, Any] = field(default_factory=dict)
+    seed: int | None = None
+    """Seeds every chance in the game; ``None`` (the default) draws one that no one sees. A chosen
+    seed is shown in the game's public view, so players know the dice could be foreseen."""
     press: str = "full"
     deadlines: dict[str, int] = field(default_factory=dict)
-    """Seconds per phase kind (movement, retreats, adjustments); a kind without one waits for all."""
+    """Seconds per phase kind (the family's kinds: movement, retreats, adjustments for Diplomacy;
+    turn for Global War); a kind without one waits for all."""
     seats: dict[str, str] = field(default_factory=dict)
     """Seat -> 'open' (the default), 'bot' (orders nothing: its units hold), 'bot:NAME' (a named bot,
     such as 'bot:heuristic', which orders every phase), or a player's name (the seat is assigned)."""
@@ -170,30 +177,40 @@ class GameService:
             raise Forbidden("only the game master may do this")
 
     # ------------------------------------------------------------------ lifecycle
-    def variants(self, family: str = "diplomacy") -> list[dict[str, Any]]:
-        """Each variant of the family, with the bots its seats may be given (``bot:NAME``)."""
-        bots = bot_names(self._family(family).name)
-        return [{**info.__dict__, "bots": bots} for info in self._family(family).variants()]
-
-    def _family(self, name: str) -> GameFamily:
+    def variants(self, family: str | None = None) -> list[dict[str, Any]]:
+        """Every variant (or a family's), with its family, options, the bots its seats may be given
+        (``bot:NAME``) and the phase kinds its deadlines are set for."""
         try:
-            return get_family(name)
+            infos = variants(family)
         except FamilyError as exc:
             raise Invalid(str(exc)) from None
+        out = []
+        for info in infos:
+            fam = get_family(info.family)
+            out.append(info.to_json() | {"bots": bot_names(fam.name), "phase_kinds": list(fam.phase_kinds)})
+        return out
 
     def create(self, req: NewGame) -> Created:
-        family = self._family(req.family)
+        try:
+            family, info = find_variant(req.variant)
+        except FamilyError as exc:
+            raise Invalid(str(exc)) from None
+        if req.family is not None and req.family != family.name:
+            raise Invalid(f"{info.id} is a {family.name} variant, not {req.family}")
         if req.press not in PRESS_RULES:
             raise Invalid(f"press must be one of {', '.join(PRESS_RULES)}")
         if req.missed_orders not in MISSED_ORDERS:
             raise Invalid(f"missed_orders must be one of {', '.join(MISSED_ORDERS)}")
+        kinds = ", ".join(family.phase_kinds)
         for kind, seconds in req.deadlines.items():
-            if kind not in ("movement", "retreats", "adjustments") or not 1 <= seconds <= 30 * 86400:
-                raise Invalid(
-                    f"deadline {kind!r}: a phase kind (movement, retreats, adjustments) and 1 s to 30 days"
-                )
+            if kind not in family.phase_kinds or not 1 <= seconds <= 30 * 86400:
+                raise Invalid(f"deadline {kind!r}: a phase kind of {info.id} ({kinds}) and 1 s to 30 days")
+        if req.seed is not None and not 0 <= req.seed < 2**63:
+            raise Invalid("seed: a whole number from 0 to 2**63 - 1")
+        seed = req.seed if req.seed is not None else secrets.randbelow(2**63)
         try:
-            state = family.new_state(req.variant, req.options)
+            options = info.check_options(req.options)
+            state = family.new_state(info.id, options, seed)
         except FamilyError as exc:
             raise Invalid(str(exc)) from None
         seats = family.seats(state)
@@ -208,16 +225,17 @@ class GameService:
         gm_token = new_token()
         now = self.clock()
         seat_tokens: dict[str, str] = {}
-        phase, _ = family.phase(state)
+        phase = family.pending(state).phase
         with self._tx() as s:
             s.add(
                 GameRow(
                     id=game_id,
                     family=family.name,
-                    variant=state.get("variant", req.variant),
-                    title=req.title[:200] or f"{req.variant} game",
+                    variant=info.id,
+                    title=req.title[:200] or f"{info.title} game",
                     settings={
-                        "options": req.options,
+                        "options": options,
+                        "seed_chosen": req.seed is not None,
                         "press": req.press,
                         "deadlines": req.deadlines,
                         "autostart": req.autostart,
@@ -281,7 +299,7 @@ class GameService:
     # ------------------------------------------------------------------ bots in seats
     def _bot_name(self, family: str, how: str, where: str) -> str:
         """The bot named by 'bot:NAME' ('bot' alone: the family's default bot), checked."""
-        name = how[4:] if how.startswith("bot:") else DEFAULT_BOT.get(family, "")
+        name = how[4:] if how.startswith("bot:") else default_bot(family) or ""
         known = bot_names(family)
         if name not in known:
             offered = ", ".join(f"bot:{b}" for b in known) or "none"
@@ -289,7 +307,7 @@ class GameService:
         return name
 
     def _on_leave(self, family: str, how: str) -> str:
-        if how == "open" or (how == "bot" and family not in DEFAULT_BOT):
+        if how == "open" or (how == "bot" and default_bot(family) is None):
             return "open"
         if how == "bot" or how.startswith("bot:"):
             return f"bot:{self._bot_name(family, how, 'on_leave')}"
@@ -301,7 +319,7 @@ class GameService:
         """Named bots in the acting seats order now, through the checks a player's orders pass;
         a seat that already has orders for the phase keeps them."""
         family = get_family(family_name)
-        acting = set(family.acting(state))
+        acting = set(family.pending(state).seats)
         bots = [r for r in self._seats(s, game_id) if r.kind == "bot" and r.player and r.seat in acting]
         if not bots:
             return
@@ -314,7 +332,7 @@ class GameService:
             if row.seat in have:
                 continue
             try:
-                orders = seat_orders(family_name, state, row.seat, row.player, f"{game_id}/{row.seat}")
+                orders = seat_actions(family_name, state, row.seat, row.player, f"{game_id}/{row.seat}")
             except Exception:  # a bot's fault must never stop the phase: its seat gives no orders
                 log.exception("game %s: bot %s for %s failed", game_id, row.player, row.seat)
                 orders = []
@@ -362,7 +380,7 @@ class GameService:
         game.version += 1
 
     def _deadline_for(self, game: GameRow) -> datetime | None:
-        _, kind = get_family(game.family).phase(game.state)
+        kind = get_family(game.family).pending(game.state).kind
         seconds = game.settings.get("deadlines", {}).get(kind)
         return self.clock() + timedelta(seconds=seconds) if seconds else None
 
@@ -423,7 +441,7 @@ class GameService:
             if phase != game.phase:
                 raise Conflict(f"these orders are for {phase}, but the game is in {game.phase}")
             family = get_family(game.family)
-            if seat.seat not in family.acting(game.state):
+            if seat.seat not in family.pending(game.state).seats:
                 raise Conflict(f"{seat.seat} has nothing to order in {game.phase}")
             checks = family.check(game.state, seat.seat, orders)
             report = [
@@ -455,21 +473,30 @@ class GameService:
 
         return self._seat_write(game_id, write)
 
-    def set_ready(self, game_id: str, token: str | None, ready: bool) -> None:
+    def set_ready(self, game_id: str, token: str | None, phase: str, ready: bool) -> None:
+        """Mark the seat ready (or not) for ``phase``, which must be the current one: a ready meant
+        for a phase already processed (a retry, a double click) must not count for the next."""
+
         def write(s: Session, game: GameRow) -> None:
             seat = self._seat_by_token(s, game_id, token)
             if game.status != "active":
                 raise Conflict(f"the game is {game.status}")
+            if phase != game.phase:
+                raise Conflict(f"this is for {phase}, but the game is in {game.phase}")
             seat.ready = ready
             game.version += 1
 
         self._seat_write(game_id, write)
 
-    def vote_draw(self, game_id: str, token: str | None, vote: bool) -> None:
+    def vote_draw(self, game_id: str, token: str | None, phase: str, vote: bool) -> None:
+        """A seat's vote for a draw, given in ``phase`` (refused once the phase has moved on)."""
+
         def write(s: Session, game: GameRow) -> None:
             seat = self._seat_by_token(s, game_id, token)
             if game.status not in ("active", "paused"):
                 raise Conflict(f"the game is {game.status}")
+            if phase != game.phase:
+                raise Conflict(f"this is for {phase}, but the game is in {game.phase}")
             seat.draw_vote = vote
             game.version += 1
             alive = self._alive(game)
@@ -481,10 +508,7 @@ class GameService:
         self._seat_write(game_id, write)
 
     def _alive(self, game: GameRow) -> set[str]:
-        family = get_family(game.family)
-        view = family.view(game.state)
-        eliminated = set(view.get("eliminated", []))
-        return {p for p in family.seats(game.state) if p not in eliminated}
+        return set(get_family(game.family).alive(game.state))
 
     def send_message(self, game_id: str, token: str | None, to: list[str] | None, body: str) -> int:
         if not body.strip() or len(body) > MAX_MESSAGE:
@@ -557,8 +581,17 @@ class GameService:
     def _public(self, s: Session, g: GameRow) -> dict[str, Any]:
         family = get_family(g.family)
         out = self._summary(s, g)
+        pending = family.pending(g.state)
         out["position"] = family.view(g.state)
-        out["acting"] = family.acting(g.state) if g.status == "active" else []
+        out["acting"] = list(pending.seats) if g.status == "active" else []
+        out["pending"] = {
+            "phase": pending.phase,
+            "kind": pending.kind,
+            "round": pending.round,
+            "turn": pending.turn,
+            "prompts": dict(pending.prompts),
+        }
+        out["seed_chosen"] = bool(g.settings.get("seed_chosen", False))
         submitted = s.scalars(
             select(OrdersRow.seat).where(OrdersRow.game_id == g.id, OrdersRow.phase_index == g.phase_index)
         )
@@ -669,7 +702,7 @@ class GameService:
         ]
         if not missing:
             return False
-        _, kind = get_family(game.family).phase(game.state)
+        kind = get_family(game.family).pending(game.state).kind
         seconds = game.settings.get("deadlines", {}).get(kind, 0)
         settings = {**game.settings, "waited": game.phase_index}
         s.execute(
@@ -703,7 +736,7 @@ class GameService:
             if game.status != "active":
                 return False
             family = get_family(game.family)
-            acting = set(family.acting(game.state))
+            acting = set(family.pending(game.state).seats)
             seats = {r.seat: r for r in self._seats(s, game_id)}
             if any(seats[p].kind == "bot" and seats[p].player for p in acting if p in seats):
                 # Named bots that have not ordered yet (a seat given to a bot mid-phase) order now.
@@ -722,8 +755,9 @@ class GameService:
                 return False
             done = family.process(game.state, orders)
             old_version, index = game.version, game.phase_index
-            next_phase, next_kind = family.phase(done.state)
-            finished = bool(done.winners)
+            upcoming = family.pending(done.state)
+            next_phase, next_kind = upcoming.phase, upcoming.kind
+            finished = bool(done.winners) or upcoming.over
             seconds = game.settings.get("deadlines", {}).get(next_kind)
             deadline = self.clock() + timedelta(seconds=seconds) if seconds and not finished else None
             claimed = s.execute(

@@ -20,7 +20,8 @@ from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.responses import Response
 
-from .families import FAMILIES, FamilyError, get_family
+from ..games import family as get_family
+from ..games.protocol import FamilyError
 from .games import GameService, Invalid
 
 PACKAGE = files("interboard.service")
@@ -42,7 +43,7 @@ def _page(name: str, **values: str) -> str:
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
 async def lobby() -> str:
-    return _page("lobby", families=" ".join(FAMILIES))
+    return _page("lobby")
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse, include_in_schema=False)
@@ -60,7 +61,9 @@ async def game_page(request: Request, game_id: GameId) -> str:
 async def game_map(
     request: Request,
     game_id: GameId,
-    phase: Annotated[int | None, Query(ge=0, description="a phase of the history (0 = the first)")] = None,
+    phase: Annotated[
+        int | None, Query(ge=0, lt=2**31, description="a phase of the history (0 = the first)")
+    ] = None,
     authorization: Annotated[str | None, Header()] = None,
 ) -> Response:
     """The map of the current position, with the asking seat's own orders when its token is sent;

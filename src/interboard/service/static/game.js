@@ -443,7 +443,7 @@ function highlight() {
 async function setReady() {
   const ready = !(state.view.seat && state.view.seat.ready);
   try {
-    const answer = await api("PUT", `/api/games/${gameId}/ready`, { token: state.token, body: { value: ready } });
+    const answer = await api("PUT", `/api/games/${gameId}/ready`, { token: state.token, body: { phase: state.view.phase, value: ready } });
     $("orders-status").textContent = answer.processed ? "Everyone was ready: the phase was processed." : ready ? "Ready." : "Not ready.";
   } catch (error) {
     $("orders-status").textContent = errorText(error);
@@ -454,7 +454,7 @@ async function setReady() {
 async function voteDraw() {
   const vote = !(state.view.seat && state.view.seat.draw_vote);
   try {
-    await api("PUT", `/api/games/${gameId}/draw`, { token: state.token, body: { value: vote } });
+    await api("PUT", `/api/games/${gameId}/draw`, { token: state.token, body: { phase: state.view.phase, value: vote } });
   } catch (error) {
     $("orders-status").textContent = errorText(error);
   }

@@ -8,27 +8,38 @@ function chosenVariant() {
   return variants.find((v) => v.id === (checked ? checked.value : "standard")) || variants[0];
 }
 
-function optionInput(name, value) {
-  const id = `opt-${name}`;
-  const label = name.replaceAll("_", " ");
-  if (typeof value === "boolean") {
+function optionInput(option) {
+  const id = `opt-${option.name}`;
+  const label = option.name.replaceAll("_", " ");
+  const hint = el("span", { class: "hint" }, ` ${option.help}`);
+  if (option.type === "bool") {
     return el("div", { class: "field check" },
-      el("input", { type: "checkbox", id, name, checked: value, dataset: { type: "boolean" } }),
-      el("label", { for: id }, label));
+      el("input", { type: "checkbox", id, name: option.name, checked: option.default, dataset: { type: "bool" } }),
+      el("label", { for: id }, label, hint));
   }
-  if (typeof value === "number") {
-    return el("div", { class: "field" }, el("label", { for: id }, `${label} (0: none)`),
-      el("input", { type: "number", id, name, value, min: 0, step: 1, inputmode: "numeric", dataset: { type: "number" } }));
+  if (option.choices) {
+    return el("div", { class: "field" }, el("label", { for: id }, label, hint),
+      el("select", { id, name: option.name, dataset: { type: "str" } },
+        ...option.choices.map((c) => el("option", { value: c, selected: c === option.default }, c))));
   }
-  return el("div", { class: "field" }, el("label", { for: id }, label),
-    el("input", { id, name, value, dataset: { type: "string" } }));
+  if (option.type === "int") {
+    return el("div", { class: "field" }, el("label", { for: id }, label, hint),
+      el("input", { type: "number", id, name: option.name, value: option.default, min: option.minimum,
+        max: option.maximum, step: 1, inputmode: "numeric", dataset: { type: "int" } }));
+  }
+  return el("div", { class: "field" }, el("label", { for: id }, label, hint),
+    el("input", { id, name: option.name, value: option.default, maxlength: 100, dataset: { type: "str" } }));
 }
 
 function showVariant() {
   const variant = chosenVariant();
   const box = document.getElementById("variant-options");
-  box.replaceChildren(...Object.entries(variant.options).map(([name, value]) => optionInput(name, value)));
-  document.getElementById("options-box").hidden = Object.keys(variant.options).length === 0;
+  box.replaceChildren(...variant.options.map(optionInput));
+  document.getElementById("options-box").hidden = variant.options.length === 0;
+  const deadlines = document.getElementById("deadline-fields");
+  deadlines.replaceChildren(...variant.phase_kinds.map((kind) => el("label", {}, `${kind} `,
+    el("input", { type: "number", min: 1, step: 1, name: kind, id: `dl-${kind}`, inputmode: "numeric",
+      dataset: { kind } }))));
   const seats = document.getElementById("seat-kinds");
   seats.replaceChildren(...variant.seats.map((seat) => {
     const id = `seat-${seat}`;
@@ -42,23 +53,30 @@ function showVariant() {
 
 function renderVariants() {
   const list = document.getElementById("variant-list");
-  list.replaceChildren(...variants.map((v, i) => {
-    const id = `variant-${v.id}`;
-    return el("div", { class: "variant" },
-      el("input", { type: "radio", name: "variant", id, value: v.id, checked: i === 0, onchange: showVariant,
-        "aria-describedby": `${id}-desc` }),
-      el("label", { for: id }, el("strong", {}, v.title), ` (${v.seats.length} seats)`),
-      el("p", { id: `${id}-desc`, class: "hint" }, v.description));
-  }));
+  const families = [...new Set(variants.map((v) => v.family))];
+  let first = true;
+  list.replaceChildren(...families.map((family) => el("div", { class: "family", dataset: { family } },
+    el("h3", {}, family),
+    ...variants.filter((v) => v.family === family).map((v) => {
+      const id = `variant-${v.id}`;
+      const checked = first;
+      first = false;
+      return el("div", { class: "variant" },
+        el("input", { type: "radio", name: "variant", id, value: v.id, checked, onchange: showVariant,
+          "aria-describedby": `${id}-desc` }),
+        el("label", { for: id }, el("strong", {}, v.title), ` (${v.seats.length} seats)`),
+        el("p", { id: `${id}-desc`, class: "hint" }, v.description));
+    }))));
   showVariant();
 }
 
 function readOptions(variant) {
   const options = {};
-  for (const input of document.querySelectorAll("#variant-options input")) {
+  for (const input of document.querySelectorAll("#variant-options input, #variant-options select")) {
     const type = input.dataset.type;
-    const value = type === "boolean" ? input.checked : type === "number" ? Number(input.value) : input.value;
-    if (value !== variant.options[input.name]) options[input.name] = value;
+    const value = type === "bool" ? input.checked : type === "int" ? Number(input.value) : input.value;
+    const option = variant.options.find((o) => o.name === input.name);
+    if (option && value !== option.default) options[input.name] = value;
   }
   return options;
 }
@@ -68,14 +86,13 @@ async function create(event) {
   const status = document.getElementById("create-status");
   const variant = chosenVariant();
   const deadlines = {};
-  for (const kind of ["movement", "retreats", "adjustments"]) {
-    const minutes = Number(document.getElementById(`dl-${kind}`).value);
-    if (minutes > 0) deadlines[kind] = Math.round(minutes * 60);
+  for (const input of document.querySelectorAll("#deadline-fields input")) {
+    const minutes = Number(input.value);
+    if (minutes > 0) deadlines[input.dataset.kind] = Math.round(minutes * 60);
   }
   const seats = {};
   for (const select of document.querySelectorAll("#seat-kinds select")) seats[select.dataset.seat] = select.value;
   const body = {
-    family: variant.family || "diplomacy",
     variant: variant.id,
     title: document.getElementById("game-title").value.trim(),
     options: readOptions(variant),
@@ -137,11 +154,7 @@ async function main() {
   document.getElementById("player-name").value = playerName();
   document.getElementById("create-form").addEventListener("submit", create);
   try {
-    const families = document.body.dataset.families.split(" ").filter(Boolean);
-    for (const family of families) {
-      const found = await api("GET", `/api/variants?family=${encodeURIComponent(family)}`);
-      variants.push(...found.map((v) => ({ ...v, family })));
-    }
+    variants = await api("GET", "/api/variants");
     renderVariants();
   } catch (error) {
     document.getElementById("variant-list").replaceChildren(el("p", {}, errorText(error)));

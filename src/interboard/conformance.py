@@ -1,0 +1,155 @@
+"""The conformance suite every registered variant passes (as OpenSpiel checks every game).
+
+:func:`check_variant` plays a seeded game of random legal actions through the family protocol
+alone and checks, step by step, what every generic part of interboard relies on:
+
+* a new game starts at a decision point, its state and view are JSON, the view keeps no secret;
+* every action the family offers as legal is accepted by its check, and a malformed one is refused
+  with a message;
+* results name their seat, action, outcome and message; a decision point's name never repeats;
+* the game is deterministic: the same seed and the same submissions give the same states;
+* its record saves and loads mid-game and at the end, and replays to the same state;
+* every position (the start and each one played from, with its orders and results) draws as SVG.
+
+A new family runs it before writing its own tests: ``check_variant("my_variant")``. It needs only
+the standard library; the test suite adds a run through the HTTP API.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from typing import Any
+
+from .bots.random_player import random_submission
+from .games import find_variant
+from .games.protocol import Processed
+from .games.record import Match, replay
+
+MALFORMED = "@@ not an action @@"
+SECRET_KEYS = ("rng", "seed", "deck", "hands")
+"""Keys a public view must not have: the generator's state or seed (they foretell the dice) and
+hidden cards."""
+
+
+class ConformanceError(AssertionError):
+    """A variant breaks the protocol; the message says where."""
+
+
+@dataclass
+class Report:
+    """What a conformance run saw."""
+
+    variant: str
+    steps: int = 0
+    over: bool = False
+    phases: list[str] = field(default_factory=list)
+    drawings: int = 0
+    actions: int = 0
+
+
+def _fail(variant: str, where: str, problem: str) -> ConformanceError:
+    return ConformanceError(f"{variant}: {where}: {problem}")
+
+
+def _json(value: Any, variant: str, where: str) -> str:
+    try:
+        return json.dumps(value, sort_keys=True)
+    except (TypeError, ValueError) as exc:
+        raise _fail(variant, where, f"not JSON-ready ({exc})") from None
+
+
+def _svg(text: str, variant: str, where: str) -> None:
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as exc:
+        raise _fail(variant, where, f"the drawing is not well-formed XML ({exc})") from None
+    if root.tag != "{http://www.w3.org/2000/svg}svg":
+        raise _fail(variant, where, f"the drawing's root is {root.tag}, not an SVG element")
+
+
+def check_variant(variant: str, seed: int = 1, max_steps: int = 80, draw_every: int = 1) -> Report:
+    """Run the suite on ``variant``: a random legal game of at most ``max_steps`` decision points.
+    Raises :class:`ConformanceError` at the first broken promise."""
+    fam, info = find_variant(variant)
+    v = info.id
+    match = Match.new(v, {}, seed)
+    report = Report(v)
+    if not info.seats:
+        raise _fail(v, "variant", "no seats")
+    _json(match.state, v, "new state")
+    view = fam.view(match.state)
+    _json(view, v, "view of the start")
+    for key in SECRET_KEYS:
+        if key in view:
+            raise _fail(v, "view of the start", f"shows {key!r}, which no seat may see")
+    _svg(fam.draw(v, view, {}, [], "start"), v, "drawing of the start")
+    seats = fam.seats(match.state)
+    if not set(seats) <= set(info.seats) or not seats:
+        raise _fail(v, "seats", f"{seats} are not among the variant's seats {list(info.seats)}")
+    rng = random.Random(seed)
+    halfway: dict[str, Any] | None = None
+    done: Processed | None = None
+    while report.steps < max_steps:
+        pending = fam.pending(match.state)
+        if pending.over:
+            report.over = True
+            break
+        where = f"step {report.steps} ({pending.phase})"
+        if pending.phase in report.phases:
+            raise _fail(v, where, "a decision point's name repeats")
+        report.phases.append(pending.phase)
+        if pending.kind not in fam.phase_kinds:
+            raise _fail(v, where, f"kind {pending.kind!r} is not one of {fam.phase_kinds}")
+        if not set(pending.seats) <= set(seats):
+            raise _fail(v, where, f"seats {pending.seats} are not the game's")
+        submissions = {}
+        for seat in pending.seats:
+            actions = random_submission(fam, match.state, seat, rng)
+            problems = fam.check(match.state, seat, actions)
+            if len(problems) != len(actions):
+                raise _fail(v, where, f"check gave {len(problems)} answers for {len(actions)} actions")
+            for action, problem in zip(actions, problems, strict=True):
+                if problem is not None:
+                    raise _fail(v, where, f"{seat}'s legal action {action!r} was refused: {problem}")
+            refused = fam.check(match.state, seat, [MALFORMED])
+            if not refused or not isinstance(refused[0], str) or not refused[0]:
+                raise _fail(v, where, f"the malformed action {MALFORMED!r} was not refused with a message")
+            submissions[seat] = actions
+            report.actions += len(actions)
+        done = match.play(submissions)
+        _json(done.state, v, f"{where}: state after it")
+        for result in done.results:
+            missing = [k for k in ("power", "order", "succeeded") if k not in result]
+            if missing:
+                raise _fail(v, where, f"a result lacks {missing}: {result}")
+        _json(done.results, v, f"{where}: results")
+        if report.steps % draw_every == 0:
+            _svg(fam.draw(v, done.position, submissions, done.results, pending.phase), v, f"{where}: drawing")
+            report.drawings += 1
+        report.steps += 1
+        if report.steps == max_steps // 2:
+            halfway = match.to_json()
+    for label, record in (("mid-game", halfway), ("final", match.to_json())):
+        if record is None:
+            continue
+        text = _json(record, v, f"{label} record")
+        again = replay(json.loads(text), f"{v} {label} record")
+        if label == "final" and _json(again.state, v, "replayed state") != _json(match.state, v, "state"):
+            raise _fail(v, "replay", "the record replays to another state")
+        if len(again.steps) != len(record["steps"]):
+            raise _fail(
+                v, "replay", f"the {label} record replays {len(again.steps)} of {len(record['steps'])} steps"
+            )
+    twin = Match.new(v, {}, seed)
+    for step in match.steps:
+        twin.play(step.submissions)
+    if _json(twin.state, v, "twin") != _json(match.state, v, "state"):
+        raise _fail(v, "determinism", "the same seed and submissions gave another state")
+    final_view = fam.view(match.state)
+    _svg(fam.draw(v, final_view, {}, [], "end"), v, "drawing of the end")
+    if report.over and done is not None and fam.winners(match.state) != list(done.winners):
+        raise _fail(v, "end", "the winners of the last step and of the state differ")
+    return report

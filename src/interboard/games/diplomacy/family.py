@@ -1,0 +1,235 @@
+"""The Diplomacy family on the family protocol: one decision point a phase, every acting power
+ordering at once. The state is an ``interboard-game/1`` record without its history (the service
+and the generic record keep the history)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from ..protocol import Choices, FamilyError, Option, OptionValue, Pending, Processed, State, VariantInfo
+from .bots import BOTS, Turn, make_bot
+from .drawing import render_position
+from .errors import OrderError
+from .game import Game
+from .legal import legal_orders, option_tree
+from .orders import Order, Waive, format_order
+from .parse import parse_order, parse_power_order
+from .record import (
+    RecordError,
+    game_from_json,
+    game_to_json,
+    position_from_json,
+    position_to_json,
+    result_from_json,
+    result_to_json,
+)
+from .rules import Edition, Rulebook
+from .state import PhaseKind
+from .text import position_text
+from .validate import check_order
+from .variants import VARIANTS, Variant, get_variant
+
+KIND_NAMES = {
+    PhaseKind.MOVEMENT: "movement",
+    PhaseKind.RETREATS: "retreats",
+    PhaseKind.ADJUSTMENTS: "adjustments",
+}
+
+LINK_OPTIONS = (
+    Option(
+        "link_limit", 0, "optional rule 1: at most this many links, oldest dropped (0: no limit)", (), 0, 1000
+    ),
+    Option("cut_printed", False, "optional rule 2: DESTROY may cut an adjacency of the printed boards"),
+    Option("cross_board_only", False, "optional rule 3: a link joins spaces on different boards"),
+)
+
+
+def _options(v: Variant) -> tuple[Option, ...]:
+    edition = Option(
+        "edition",
+        v.rulebook.edition.value,
+        "rulebook edition: 2023 (DATC v3.0) or 2000 (DATC v2.4, as MILA and godip play)",
+        tuple(e.value for e in Edition),
+    )
+    player_links = v.rulebook.links is not None and v.rulebook.links.phase is PhaseKind.ADJUSTMENTS
+    return (edition, *LINK_OPTIONS) if player_links else (edition,)
+
+
+def rulebook_for(v: Variant, options: Mapping[str, OptionValue]) -> Rulebook:
+    """The variant's rulebook with the chosen options (already checked)."""
+    rulebook = v.rulebook.with_edition(str(options.get("edition", v.rulebook.edition.value)))
+    if rulebook.links is not None and {"link_limit", "cut_printed", "cross_board_only"} & options.keys():
+        limit = int(options.get("link_limit", 0))
+        links = replace(
+            rulebook.links,
+            limit=limit or rulebook.links.limit,
+            cut_printed=bool(options.get("cut_printed")) or rulebook.links.cut_printed,
+            cross_board_only=bool(options.get("cross_board_only")) or rulebook.links.cross_board_only,
+        )
+        rulebook = replace(rulebook, links=links)
+    return rulebook
+
+
+class DiplomacyFamily:
+    name = "diplomacy"
+    title = "Diplomacy"
+    phase_kinds = ("movement", "retreats", "adjustments")
+    bots = tuple(BOTS)
+    default_bot = "heuristic"
+    cli = "interboard.games.diplomacy.cli"
+
+    def variants(self) -> list[VariantInfo]:
+        return [
+            VariantInfo(
+                v.id, self.name, v.title, v.description, tuple(p.id for p in v.board.powers), _options(v)
+            )
+            for v in VARIANTS.values()
+        ]
+
+    def _info(self, variant: str) -> VariantInfo:
+        for info in self.variants():
+            if info.id == variant:
+                return info
+        raise FamilyError(f"unknown Diplomacy variant {variant!r} (variants: {', '.join(VARIANTS)})")
+
+    def new_state(self, variant: str, options: Mapping[str, OptionValue], seed: int) -> State:
+        chosen = self._info(variant).check_options(options)
+        v = get_variant(variant)
+        return game_to_json(Game.new(v, rulebook_for(v, chosen)))  # nothing left to chance: no seed kept
+
+    def _game(self, state: State) -> Game:
+        try:
+            return game_from_json(state)
+        except RecordError as exc:
+            raise FamilyError(f"stored Diplomacy game is unreadable: {exc}") from None
+
+    def seats(self, state: State) -> list[str]:
+        return [p.id for p in get_variant(state["variant"]).board.powers]
+
+    def pending(self, state: State) -> Pending:
+        game = self._game(state)
+        phase = game.position.phase
+        return Pending(phase.name, KIND_NAMES[phase.kind], tuple(game.acting), phase.year, over=game.over)
+
+    def check(self, state: State, seat: str, actions: Sequence[str]) -> list[str | None]:
+        game = self._game(state)
+        board, pos = game.board, game.position
+        out: list[str | None] = []
+        seen: set[int] = set()
+        for text in actions:
+            try:
+                po = parse_power_order(board, text, pos.phase.kind)
+                if po.power is not None and po.power != seat:
+                    raise OrderError(text, f"you play {seat}, not {po.power}")
+                check_order(board, pos, seat, po.order, game.rulebook)
+                loc = getattr(po.order, "loc", None)
+                if loc is not None:
+                    if loc in seen:
+                        raise OrderError(text, "a second order for the same unit")
+                    seen.add(loc)
+                out.append(None)
+            except OrderError as exc:
+                out.append(str(exc))
+        return out
+
+    def process(self, state: State, submissions: Mapping[str, Sequence[str]]) -> Processed:
+        game = self._game(state)
+        phase = game.position.phase.name
+        parsed = []
+        for seat, texts in submissions.items():
+            for text in texts:
+                try:
+                    parsed.append((seat, parse_power_order(game.board, text, game.position.phase.kind).order))
+                except OrderError:
+                    continue  # checked on submission; the map cannot change under a stored order
+        board = game.board
+        before = position_to_json(game.variant.board, game.position)
+        outcome = game.process(parsed)
+        results = [result_to_json(board, r) for r in outcome.results]
+        new_state = game_to_json(game)
+        new_state["phases"] = []  # the history is kept by whoever keeps the decision points
+        return Processed(new_state, phase, before, results, list(game.winners))
+
+    def legal(self, state: State, seat: str, chosen: Sequence[str]) -> Choices:
+        """The orders of the units (or build sites) not yet ordered; builds up to those due and the
+        removals due. Leaving units unordered is always allowed (they hold; removals go by civil
+        disorder). Link orders are left to the family's own bots."""
+        game = self._game(state)
+        board, pos = game.board, game.position
+        opts = legal_orders(board, pos, seat).get(seat)
+        if opts is None:
+            return Choices((), True)
+        taken: set[int] = set()
+        count = 0
+        for text in chosen:
+            order = parse_order(board, text, pos.phase.kind)
+            count += 1
+            loc = getattr(order, "loc", None)
+            if loc is not None:
+                taken.add(loc)
+        if opts.due != 0 and count >= abs(opts.due):
+            return Choices((), True)
+        orders: list[Order] = [o for loc, group in opts.orders.items() if loc not in taken for o in group]
+        if opts.due > 0:
+            orders.append(Waive())
+        return Choices(tuple(format_order(board, o) for o in orders), True)
+
+    def options(self, state: State, seat: str) -> dict[str, Any]:
+        game = self._game(state)
+        return dict(option_tree(game.board, game.position, seat).get(seat, {}))
+
+    def view(self, state: State) -> dict[str, Any]:
+        game = self._game(state)
+        return position_to_json(game.variant.board, game.position)
+
+    def alive(self, state: State) -> list[str]:
+        eliminated = set(state.get("position", {}).get("eliminated", []))
+        return [p for p in self.seats(state) if p not in eliminated]
+
+    def scores(self, state: State) -> dict[str, int]:
+        pos = self._game(state).position
+        return {p: len(pos.centres_of(p)) for p in self.seats(state)}
+
+    def winners(self, state: State) -> list[str]:
+        return list(state.get("winners", []))
+
+    def text(self, state: State) -> str:
+        game = self._game(state)
+        return position_text(game.board, game.position)
+
+    def bot_actions(self, state: State, seat: str, bot: str, seed: str) -> list[str]:
+        game = self._game(state)
+        board = game.board
+        turn = Turn.of(board, game.position, seat, game.rulebook)
+        try:
+            player = make_bot(bot, seed)
+        except ValueError as exc:
+            raise FamilyError(str(exc)) from None
+        return [format_order(board, o) for o in player.orders(turn)]
+
+    def draw(
+        self,
+        variant: str,
+        position: dict[str, Any],
+        orders: Mapping[str, Sequence[str]],
+        results: Sequence[dict[str, Any]],
+        title: str,
+    ) -> str:
+        board = get_variant(variant).board
+        try:
+            pos = position_from_json(board, position)
+        except (RecordError, ValueError, KeyError) as exc:
+            raise FamilyError(f"cannot draw the position: {exc}") from None
+        kind = pos.phase.kind
+        try:
+            typed = [(p, parse_order(board, text, kind)) for p, lines in orders.items() for text in lines]
+            typed_results = [result_from_json(board, r, pos.phase) for r in results]
+        except ValueError as exc:  # stored orders were checked on submission; say so rather than fail
+            raise FamilyError(f"cannot draw the orders: {exc}") from None
+        return render_position(board, pos, orders=typed, results=typed_results, title=title)
+
+
+FAMILY = DiplomacyFamily()
+"""The family's protocol object, as the registry names it."""

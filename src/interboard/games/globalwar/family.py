@@ -1,0 +1,308 @@
+"""The Global War family on the family protocol: one seat acts at a time, one small step at a time.
+
+A decision point is one step of the player to act: its initial placement, its deploy step, one
+attack, its move-in, or its after-attack choice. The acting seat submits the text actions of the
+step (``deploy 3 Alaska``, ``attack Alaska Kamchatka 3``...); ``process`` applies them, rolling the
+dice from the generator carried in the state. An attack is the last action of a submission: its
+dice are rolled only when the step is processed, so checking orders reveals nothing of them.
+
+Every step has the phase kind ``turn``. A seat that misses a deadline gets the defaults: the fewest
+moves in, the attacks ended, the turn ended, reinforcements (after any forced trade) and starting
+armies on its strongest country.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...render import render_board
+from ..protocol import Choices, FamilyError, Option, OptionValue, Pending, Processed, State, VariantInfo
+from . import (
+    MAPS,
+    Action,
+    Attack,
+    Deploy,
+    EndAttack,
+    EndTurn,
+    Fortification,
+    GameState,
+    GlobalWarError,
+    MoveIn,
+    OptionError,
+    Phase,
+    Place,
+    Rules,
+    TradeCards,
+    action_text,
+    legal_actions,
+    new_game,
+    option_tree,
+    parse_action,
+    player_id,
+    step,
+)
+from . import cards as card_rules
+from .bots import GlobalWarBot, GreedyBot, RandomBot
+from .maps import world
+from .record import RecordError, action_to_json, event_to_json, state_from_json, state_to_json
+from .text import event_text, phase_text, position_text
+
+MAX_BOT_ACTIONS = 200
+"""A bound on one step's actions, in case a bot never ends its step (each action is one army at least)."""
+
+PLAYER_COLOURS = ("#c8102e", "#1f4e9c", "#2e8b57", "#e0a526", "#7b3f9e", "#4fa3d9")
+"""P1 to P6 in a free-for-all game."""
+TEAM_COLOURS = ("#c8102e", "#1f4e9c", "#2e8b57", "#f08a8f", "#86a9e0", "#8fd3a8")
+"""P1 to P6 in a team game: partners (P1 and P4, P2 and P5, P3 and P6) in a dark and a light shade."""
+
+TITLES = {"global_war": "Global War (42 countries)", "classic_world": "Classic world board (42 territories)"}
+OPTIONS = (
+    Option("players", 6, "number of players (a team game has 6)", (), 3, 6),
+    Option("teams", False, "team play: 3 teams of 2 (P1+P4, P2+P5, P3+P6)"),
+    Option("fortification", "limited", "fortification rule", tuple(f.value for f in Fortification)),
+    Option("non_sequential", False, "deploy, trade and attack may be mixed until the attacks end"),
+    Option("auto_placement", True, "starting armies placed at random (seeded) instead of one at a time"),
+)
+
+
+class GlobalWarFamily:
+    name = "globalwar"
+    title = "Global War"
+    phase_kinds = ("turn",)
+    bots = ("greedy", "random")
+    default_bot = "greedy"
+    cli = "interboard.games.globalwar.cli"
+
+    def variants(self) -> list[VariantInfo]:
+        return [
+            VariantInfo(
+                map_id,
+                self.name,
+                TITLES.get(map_id, map_id),
+                "Risk-like world conquest, 3-6 players, team play for 6 (P1+P4, P2+P5, P3+P6)",
+                tuple(player_id(p) for p in range(6)),
+                OPTIONS,
+            )
+            for map_id in MAPS
+        ]
+
+    def new_state(self, variant: str, options: Mapping[str, OptionValue], seed: int) -> State:
+        info = next((v for v in self.variants() if v.id == variant), None)
+        if info is None:
+            raise FamilyError(f"unknown Global War variant {variant!r} (variants: {', '.join(MAPS)})")
+        chosen = info.check_options(options)
+        try:
+            rules = Rules.from_json({**chosen, "map": variant})
+        except OptionError as exc:
+            raise FamilyError(f"{variant}: {exc}") from None
+        return {
+            "variant": variant,
+            "rules": rules.to_json(),
+            "seed": seed,
+            "steps": 0,
+            "state": state_to_json(new_game(rules, seed)),
+        }
+
+    def _state(self, state: State) -> GameState:
+        try:
+            return state_from_json(Rules.from_json(state["rules"]), state["state"])
+        except (RecordError, OptionError, KeyError) as exc:
+            raise FamilyError(f"stored Global War state is unreadable: {exc}") from None
+
+    def seats(self, state: State) -> list[str]:
+        return [player_id(p) for p in range(int(state["rules"]["players"]))]
+
+    def pending(self, state: State) -> Pending:
+        s = self._state(state)
+        name = f"T{s.turn}.{player_id(s.current)}.{s.phase.value}.{state['steps']}"
+        if s.phase is Phase.OVER:
+            return Pending(name, "turn", (), s.turn, over=True)
+        seat = player_id(s.current)
+        return Pending(name, "turn", (seat,), s.turn, seat, {seat: phase_text(s)})
+
+    def check(self, state: State, seat: str, actions: Sequence[str]) -> list[str | None]:
+        s = self._state(state)
+        out: list[str | None] = []
+        rolled = False
+        for text in actions:
+            if s.phase is Phase.OVER or player_id(s.current) != seat:
+                out.append(f"{text!r}: it is not {seat}'s move any more after the actions before it")
+                continue
+            if rolled:
+                out.append(
+                    f"{text!r}: an attack must be the last action sent: its dice are rolled when processed"
+                )
+                continue
+            try:
+                action = parse_action(s, text)
+                s, _ = step(s, action)
+                rolled = isinstance(action, Attack)
+                out.append(None)
+            except GlobalWarError as exc:
+                out.append(str(exc))
+        return out
+
+    def _default(self, s: GameState) -> list[Action]:
+        """What a seat that missed the deadline does (see the module docstring)."""
+        me = s.current
+        strongest = max(s.countries_of(me), key=lambda c: (s.armies[c], -c))
+        if s.phase is Phase.PLACEMENT:
+            return [Place(strongest)]
+        if s.phase is Phase.MOVE_IN:
+            assert s.pending is not None
+            return [MoveIn(s.pending.minimum)]
+        if s.phase is Phase.FORTIFY:
+            return [EndTurn()]
+        actions: list[Action] = []
+        if len(s.hands[me]) >= card_rules.FORCED_TRADE:
+            actions.append(TradeCards(card_rules.sets_in(s.hands[me], s.world.size)[0]))
+            return actions  # the deploy of the traded armies is the next step's
+        if s.pool > 0:
+            actions.append(Deploy(s.pool, strongest))
+        else:
+            actions.append(EndAttack())
+        return actions
+
+    def process(self, state: State, submissions: Mapping[str, Sequence[str]]) -> Processed:
+        s = self._state(state)
+        phase = self.pending(state).phase
+        seat = player_id(s.current)
+        before = self.view(state)
+        results: list[dict[str, Any]] = []
+        texts = submissions.get(seat, [])
+        missed = not texts
+        # Each text is read on the state the actions before it left, as ``check`` read it: card
+        # numbers, for one, count in the hand as it is then.
+        pending: list[str | Action] = list(texts)
+        if missed and s.phase is not Phase.OVER:
+            pending = list(self._default(s))
+        for item in pending:
+            if s.phase is Phase.OVER:
+                break
+            try:
+                action = parse_action(s, item) if isinstance(item, str) else item
+                text = action_text(s, action)
+                after, result = step(s, action)
+            except GlobalWarError as exc:  # never expected: the orders were checked on this state
+                text = item if isinstance(item, str) else action_text(s, item)
+                results.append(
+                    {"seat": seat, "action": text, "refused": str(exc)}
+                    | {"power": seat, "order": text, "succeeded": False, "message": str(exc)}
+                )
+                continue
+            results.append(
+                {
+                    "seat": seat,
+                    "action": text,
+                    "typed": action_to_json(s, action),
+                    "default": missed,
+                    "events": [event_to_json(s, e) for e in result.events],
+                    # What every family's results say, for pages that know no family's rules:
+                    "power": seat,
+                    "order": text,
+                    "succeeded": True,
+                    "message": "; ".join(event_text(s, e) for e in result.events),
+                }
+            )
+            s = after
+        new_state = {**state, "state": state_to_json(s), "steps": int(state["steps"]) + 1}
+        winners = [player_id(p) for p in s.winners]
+        return Processed(new_state, phase, before, results, winners)
+
+    def legal(self, state: State, seat: str, chosen: Sequence[str]) -> Choices:
+        """Every action :func:`legal_actions` lists once ``chosen`` is played, until the step ends:
+        after an attack (its dice wait for the processing) or when the turn or step passes on."""
+        s = self._state(state)
+        start = (s.current, s.phase)
+        for text in chosen:
+            action = parse_action(s, text)
+            if isinstance(action, Attack):
+                return Choices((), True)
+            s, _ = step(s, action)
+        if s.phase is Phase.OVER or player_id(s.current) != seat or (s.current, s.phase) != start:
+            return Choices((), True)
+        return Choices(tuple(action_text(s, a) for a in legal_actions(s)), True)
+
+    def view(self, state: State) -> dict[str, Any]:
+        s = self._state(state)
+        public = state_to_json(s)
+        for secret in ("hands", "deck", "discard", "rng"):
+            public.pop(secret)
+        public["cards"] = {player_id(p): len(h) for p, h in enumerate(s.hands)}
+        public["eliminated"] = public.pop("out")
+        public["map"] = state["variant"]
+        public["teams"] = [[player_id(p), player_id(p + 3)] for p in range(3)] if s.rules.teams else []
+        return public
+
+    def options(self, state: State, seat: str) -> dict[str, Any]:
+        s = self._state(state)
+        if s.phase is Phase.OVER or player_id(s.current) != seat:
+            return {}
+        # The shape of Diplomacy's tree, so that one web page serves both families: by the country
+        # clicked, with the actions tied to no country under "turn".
+        orders = option_tree(s)
+        if "*" in orders:
+            orders["turn"] = orders.pop("*")
+        return {"due": 0, "waive": None, "orders": orders}
+
+    def alive(self, state: State) -> list[str]:
+        s = self._state(state)
+        return [player_id(p) for p in range(s.players) if not s.out[p]]
+
+    def scores(self, state: State) -> dict[str, int]:
+        s = self._state(state)
+        return {player_id(p): len(s.countries_of(p)) for p in range(s.players)}
+
+    def winners(self, state: State) -> list[str]:
+        return [player_id(p) for p in self._state(state).winners]
+
+    def text(self, state: State) -> str:
+        return position_text(self._state(state))
+
+    def bot_actions(self, state: State, seat: str, bot: str, seed: str) -> list[str]:
+        """One step of a seat: the bot's actions until its step changes, up to and including an
+        attack (whose dice are rolled when the step is processed)."""
+        s = self._state(state)
+        if bot not in self.bots:
+            raise FamilyError(f"no Global War bot {bot!r} (bots: {', '.join(self.bots)})")
+        step_seed = zlib.crc32(f"{seed}/{state.get('steps', 0)}".encode())
+        chooser: GlobalWarBot = GreedyBot(step_seed) if bot == "greedy" else RandomBot(step_seed)
+        texts: list[str] = []
+        start = (s.current, s.phase)
+        while s.phase is not Phase.OVER and player_id(s.current) == seat and (s.current, s.phase) == start:
+            action = chooser.choose(s)
+            texts.append(action_text(s, action))
+            if isinstance(action, Attack) or len(texts) >= MAX_BOT_ACTIONS:
+                break
+            s, _ = step(s, action)
+        return texts
+
+    def draw(
+        self,
+        variant: str,
+        position: dict[str, Any],
+        orders: Mapping[str, Sequence[str]],
+        results: Sequence[dict[str, Any]],
+        title: str,
+    ) -> str:
+        """Each country in its owner's colour with its army count (partners in two shades of one
+        colour in a team game)."""
+        board = world(variant).board
+        palette = TEAM_COLOURS if position.get("teams") else PLAYER_COLOURS
+        owners: dict[str, str] = position.get("owner", {})
+        armies: dict[str, int] = position.get("armies", {})
+        fills: dict[int, str] = {}
+        labels: dict[int, str] = {}
+        for country, owner in owners.items():
+            index = board.space_by_id.get(country)
+            if index is None:
+                raise FamilyError(f"cannot draw the position: unknown country {country!r}")
+            fills[index] = palette[(int(owner[1:]) - 1) % len(palette)]
+            labels[index] = str(armies.get(country, ""))
+        return render_board(board, fills=fills, labels=labels, title=title)
+
+
+FAMILY = GlobalWarFamily()
+"""The family's protocol object, as the registry names it."""

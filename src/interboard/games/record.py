@@ -1,0 +1,141 @@
+"""The game record every family shares: the variant, its options, the seed, and every decision
+point's submissions, in order (``interboard-record/1``). It replays through the family protocol to
+the same state, dice included, since every chance comes from the seeded generator in the state.
+
+A family may also have records of its own (the Diplomacy family's ``interboard-game/1``, MILA's saved
+games); this one needs nothing of a family but the protocol.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import find_variant
+from .protocol import Family, FamilyError, OptionValue, Processed, State, VariantInfo
+
+FORMAT = "interboard-record/1"
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or replayed; the message names the file and the entry."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One processed decision point: its name and what each deciding seat submitted."""
+
+    phase: str
+    submissions: dict[str, list[str]]
+
+
+@dataclass
+class Match:
+    """A game being played or replayed through the protocol, with its record."""
+
+    family: Family
+    info: VariantInfo
+    options: dict[str, OptionValue]
+    seed: int
+    state: State
+    steps: list[Step] = field(default_factory=list)
+    players: dict[str, str] = field(default_factory=dict)
+    """Seat -> who played it (``bot:heuristic``, a name): for the reader, not for the replay."""
+
+    @classmethod
+    def new(
+        cls, variant: str, options: Mapping[str, OptionValue] | None = None, seed: int | None = None
+    ) -> Match:
+        """A new game of ``variant`` (any family); ``seed`` ``None`` draws one."""
+        fam, info = find_variant(variant)
+        chosen = info.check_options(options or {})
+        seed = secrets.randbelow(2**31) + 1 if seed is None else seed
+        return cls(fam, info, chosen, seed, fam.new_state(info.id, chosen, seed))
+
+    def play(self, submissions: Mapping[str, Sequence[str]]) -> Processed:
+        """Process the current decision point with these submissions (missing seats: defaults)."""
+        done = self.family.process(self.state, submissions)
+        self.steps.append(Step(done.phase, {seat: list(texts) for seat, texts in submissions.items()}))
+        self.state = done.state
+        return done
+
+    @property
+    def over(self) -> bool:
+        return self.family.pending(self.state).over
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "family": self.family.name,
+            "variant": self.info.id,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "players": dict(self.players),
+            "steps": [{"phase": s.phase, "submissions": s.submissions} for s in self.steps],
+            "winners": self.family.winners(self.state),
+        }
+
+
+def _field(data: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
+    if key not in data:
+        raise RecordError(f"{where}: missing {key!r}")
+    value = data[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise RecordError(f"{where}: {key!r} must be {kind.__name__}")
+    return value
+
+
+def replay(data: Any, source: str = "record") -> Match:
+    """Replay a record from its start; each step must be the decision point the record names.
+    Raises :class:`RecordError` saying where it stops agreeing."""
+    if not isinstance(data, dict):
+        raise RecordError(f"{source}: a record is a JSON object")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"{source}: format is {data.get('format')!r}, not {FORMAT!r}")
+    variant = _field(data, "variant", str, source)
+    try:
+        match = Match.new(variant, _field(data, "options", dict, source), _field(data, "seed", int, source))
+    except FamilyError as exc:
+        raise RecordError(f"{source}: {exc}") from None
+    if data.get("family", match.family.name) != match.family.name:
+        raise RecordError(f"{source}: {variant} is a {match.family.name} variant, not {data['family']}")
+    match.players = dict(data.get("players", {}))
+    for k, raw in enumerate(_field(data, "steps", list, source)):
+        where = f"{source}: steps[{k}]"
+        if not isinstance(raw, dict):
+            raise RecordError(f"{where}: a step is a JSON object")
+        pending = match.family.pending(match.state)
+        phase = _field(raw, "phase", str, where)
+        if phase != pending.phase:
+            raise RecordError(f"{where}: the record says {phase}, the replay is at {pending.phase}")
+        submissions = _field(raw, "submissions", dict, where)
+        for seat, texts in submissions.items():
+            if seat not in pending.seats:
+                raise RecordError(f"{where}: {seat} has nothing to decide in {phase}")
+            if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+                raise RecordError(f"{where}: {seat}'s submission is not a list of texts")
+            problems = [p for p in match.family.check(match.state, seat, texts) if p is not None]
+            if problems:
+                raise RecordError(f"{where}: {seat}: {problems[0]}")
+        match.play(submissions)
+    return match
+
+
+def save(match: Match, path: str | Path) -> None:
+    Path(path).write_text(json.dumps(match.to_json(), indent=1) + "\n", encoding="utf-8")
+
+
+def load(path: str | Path) -> Match:
+    """Read and replay a record file."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise RecordError(f"{p}: cannot be read ({exc.strerror})") from None
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{p}: line {exc.lineno} column {exc.colno}: not JSON: {exc.msg}") from None
+    return replay(data, str(p))

@@ -1,0 +1,63 @@
+"""Every benchmark in ``bench/`` runs at its smallest size, as a user runs it, so that a refactor that
+breaks one fails here. The figures themselves are taken by hand (no timing is asserted)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "bench"
+
+SMOKE = {
+    "bench_adjudicate.py": ["--games", "1", "--phases", "4", "--repeat", "1"],
+    "bench_bots.py": [
+        "--games",
+        "1",
+        "--workers",
+        "1",
+        "--max-year",
+        "1901",
+        "--boards",
+        "standard",
+        "--globalwar",
+        "--turns",
+        "1",
+    ],
+    "bench_server.py": [
+        "--games",
+        "1",
+        "--seconds",
+        "2",
+        "--workers",
+        "2",
+        "--profile-seconds",
+        "1",
+        "--only",
+        "sqlite",
+    ],
+    "bench_twin_earths.py": ["--games", "1", "--phases", "4", "--repeat", "1"],
+    "make_mila_fixtures.py": ["--check"],
+}
+"""Each script with the arguments of its smallest run."""
+
+
+def test_every_benchmark_has_a_smoke_run() -> None:
+    assert sorted(p.name for p in BENCH.glob("*.py")) == sorted(SMOKE)
+
+
+@pytest.mark.parametrize("script", sorted(SMOKE))
+def test_benchmark_runs_at_its_smallest_size(script: str, tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH / script), *SMOKE[script]],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
+    assert done.stdout.strip(), "a benchmark prints its figures"

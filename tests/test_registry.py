@@ -1,0 +1,109 @@
+"""The registry and the protocol with a family installed from outside (an entry point): it is listed,
+passes the conformance suite, and the game master runs it, including a decision asked of a seat that
+is not the turn's owner, with its own deadline and its default."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from importlib.metadata import EntryPoint
+
+import pytest
+from sqlalchemy import Engine
+
+import interboard.games as registry
+from interboard.conformance import check_variant
+from interboard.games import families, family, find_variant
+from interboard.games.protocol import FamilyError
+from interboard.service.games import GameService, NewGame
+
+
+@pytest.fixture
+def duel(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The duel family of tests/duel_family.py, installed as a package would install it."""
+    point = EntryPoint(name="duel", value="tests.duel_family:FAMILY", group=registry.ENTRY_POINT_GROUP)
+
+    def entry_points(group: str) -> list[EntryPoint]:
+        return [point] if group == registry.ENTRY_POINT_GROUP else []
+
+    monkeypatch.setattr(registry, "entry_points", entry_points)
+    registry.families.cache_clear()
+    registry._variant_index.cache_clear()
+    yield
+    registry.families.cache_clear()
+    registry._variant_index.cache_clear()
+
+
+def test_builtin_families_and_an_unknown_one() -> None:
+    assert list(families()) == ["diplomacy", "globalwar"]
+    with pytest.raises(FamilyError, match=r"unknown family 'chess' \(families: diplomacy, globalwar\)"):
+        family("chess")
+    fam, info = find_variant("Twin-Earths-3")
+    assert (fam.name, info.id) == ("diplomacy", "twin_earths_3")
+
+
+@pytest.mark.usefixtures("duel")
+def test_an_installed_family_is_listed_and_passes_the_conformance_suite() -> None:
+    assert list(families()) == ["diplomacy", "globalwar", "duel"]
+    fam, info = find_variant("duel")
+    assert fam.name == "duel" and info.seats == ("A", "B")
+    report = check_variant("duel", seed=2, max_steps=200)
+    assert report.over and report.steps > 4
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.mark.usefixtures("duel")
+def test_a_defenders_decision_reaches_it_and_defaults_at_its_deadline(store: Engine) -> None:
+    clock = Clock()
+    service = GameService(store, clock)
+    created = service.create(
+        NewGame(
+            variant="duel", seed=9, seats={"A": "Ann", "B": "Bob"}, deadlines={"turn": 600, "decision": 60}
+        )
+    )
+    gid, tokens = created.game_id, created.seat_tokens
+    view = service.public_view(gid)
+    assert view["acting"] == ["A"] and view["pending"]["kind"] == "turn" and view["pending"]["turn"] == "A"
+    assert datetime.fromisoformat(view["deadline"]) == clock.now + timedelta(seconds=600)
+    assert service.submit(gid, tokens["A"], view["phase"], ["attack 3"])[0]["ok"]
+    service.set_ready(gid, tokens["A"], view["phase"], True)
+    assert service.try_process(gid)
+
+    # The defender, whose turn it is not, is asked; its deadline is the decision's.
+    view = service.public_view(gid)
+    assert (
+        view["acting"] == ["B"] and view["pending"]["turn"] == "A" and view["pending"]["kind"] == "decision"
+    )
+    assert view["pending"]["prompts"] == {"B": "A attacks with 3 dice: block or dodge"}
+    assert datetime.fromisoformat(view["deadline"]) == clock.now + timedelta(seconds=60)
+    assert "rng" not in view["position"]
+    history = service.history(gid)
+    assert "dice" not in history[0]["results"][0]  # no die is thrown before the defender decides
+
+    clock.now += timedelta(seconds=61)
+    assert service.process_due() == [gid]
+    last = service.history(gid)[-1]
+    (result,) = last["results"]
+    assert result["power"] == "B" and result["order"] == "block" and result["default"] is True
+    assert len(result["dice"]) == 3  # rolled once, when the decision was processed, and kept
+    assert service.public_view(gid)["acting"] == ["B"]  # B's own turn to attack now
+
+
+@pytest.mark.usefixtures("duel")
+def test_the_same_seed_gives_the_same_dice(store: Engine) -> None:
+    service = GameService(store, Clock())
+    rolls = []
+    for _ in range(2):
+        created = service.create(NewGame(variant="duel", seed=4, seats={"A": "bot:brave", "B": "bot:brave"}))
+        for _ in range(2):
+            service.try_process(created.game_id)
+        rolls.append(service.history(created.game_id)[1]["results"][0]["dice"])
+        assert service.public_view(created.game_id)["seed_chosen"] is True
+    assert rolls[0] == rolls[1]
