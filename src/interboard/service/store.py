@@ -12,7 +12,9 @@ committed data rather than a snapshot: read-modify-write code must check what it
 from __future__ import annotations
 
 import os
+import sqlite3
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -81,12 +83,27 @@ def _sqlite_engine(u: URL) -> Engine:
         try:
             cursor.execute(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_TIMEOUT_S * 1000)}")
             if not memory:
-                cursor.execute("PRAGMA journal_mode = WAL")
+                _write_ahead_log(cursor)
             cursor.execute("PRAGMA foreign_keys = ON")
         finally:
             cursor.close()
 
     return engine
+
+
+def _write_ahead_log(cursor: Any) -> None:
+    """Switch a file database to WAL. SQLite answers "database is locked" at once, without its busy
+    handler, when another connection is switching the same new file at that moment (processes
+    opening a fresh database together): try again until the busy timeout."""
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_S
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 def alembic_config(url: str | None = None) -> Config:
