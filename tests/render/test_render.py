@@ -398,3 +398,29 @@ def test_retreat_phase_draws_dislodged_units_and_retreats() -> None:
     (retreat,) = drawing.orders("retreat")
     assert retreat.get("data-dest") == "PAR"
     assert Unit("GERMANY", UnitKind.ARMY, board.location_by_id["BUR"]) in position.units.values()
+
+
+def test_an_island_is_drawn_within_its_radius_with_the_sea_around_it() -> None:
+    from interboard.board import MapDataError
+    from interboard.render.geometry import space_shapes
+
+    data = {
+        "format": "interboard-map/1",
+        "id": "isles",
+        "title": "Isles",
+        "drawing": {"width": 400, "height": 300},
+        "spaces": [
+            {"id": "I", "name": "Island", "kind": "coast", "at": [100, 150], "radius": 20},
+            {"id": "S", "name": "Sea", "kind": "sea", "at": [300, 150]},
+            {"id": "L", "name": "Land", "kind": "land", "at": [100, 30]},
+        ],
+        "adjacency": {"army": [], "fleet": [["I", "S"]]},
+    }
+    board = board_from_data(data)
+    shapes = space_shapes(board)
+    (island,) = shapes.polygons[0]
+    assert max(math.dist(p, (100, 150)) for p in island) <= 20 + 1e-6
+    # Without the radius the island's cell would reach the frame: now only the sea shows there.
+    assert all(not (e.a == 0 and e.b == 2) for e in shapes.edges)  # no wall drawn to the far land
+    with pytest.raises(MapDataError, match=r"spaces\[0\] \(I\): radius must be a positive number"):
+        board_from_data({**data, "spaces": [{**data["spaces"][0], "radius": -3}, *data["spaces"][1:]]})

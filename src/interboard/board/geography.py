@@ -76,6 +76,7 @@ def join_boards(
                     coasts=tuple(c + lo for c in sp.coasts),
                     aliases=sp.aliases,
                     at=sp.at,
+                    radius=sp.radius,
                 )
             )
         for loc in board.locations:

@@ -19,7 +19,8 @@ The format, one JSON object per board::
 Optional parts: ``powers``, ``start`` and ``victory_centres`` belong to the Diplomacy family and may be
 left out by maps of other families; ``regions`` group spaces (continents with a bonus). With a
 ``drawing`` size every passable space gives its drawing position ``"at": [x, y]`` and each split
-coast its own (``"coast_at": {"EC": [x, y]}``).
+coast its own (``"coast_at": {"EC": [x, y]}``); ``"radius": r`` draws a space no further than ``r``
+from its position (an island: the sea shows around it).
 
 Adjacency pairs are undirected. Army pairs join spaces; fleet pairs join locations (a space, or a
 coast written ``SPACE/COAST``). Every check failure raises :class:`MapDataError` naming the file and
@@ -161,6 +162,12 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
             code.upper() for code in coast_codes
         }:
             raise c.fail(where, f"coast_at must give a drawing position for each of the coasts {coast_codes}")
+        radius: float | None = None
+        if "radius" in raw:
+            radius = c.field(raw, "radius", (int, float), where)
+            if at is None or not float(radius) > 0:
+                raise c.fail(where, "radius must be a positive number, for a space with a drawing position")
+            radius = float(radius)
         space_index = len(spaces)
         space_by_id[sid] = space_index
         coast_locs: list[int] = []
@@ -186,6 +193,7 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
                 coasts=tuple(coast_locs),
                 aliases=tuple(aliases),
                 at=at,
+                radius=radius,
             )
         )
 

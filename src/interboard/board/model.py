@@ -66,6 +66,8 @@ class Space:
     aliases: tuple[str, ...] = ()
     at: Point | None = None
     """Where the space's label and centre marker are drawn, in the board's drawing units."""
+    radius: float | None = None
+    """At most this far from ``at`` is the space drawn (an island amid the sea); None: no limit."""
 
 
 @dataclass(frozen=True, slots=True)

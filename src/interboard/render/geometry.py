@@ -87,6 +87,22 @@ def voronoi_cells(
     return cells
 
 
+DISC_SIDES = 20
+
+
+def clip_to_disc(poly: Polygon, centre: Point, radius: float) -> Polygon:
+    """The part of convex ``poly`` within ``radius`` of ``centre`` (the disc as an inscribed 20-gon)."""
+    apothem = radius * math.cos(math.pi / DISC_SIDES)
+    for k in range(DISC_SIDES):
+        angle = 2 * math.pi * (k + 0.5) / DISC_SIDES
+        # The half-plane inside the 20-gon's side at this angle: clip against its mirror point.
+        far = (centre[0] + 2 * apothem * math.cos(angle), centre[1] + 2 * apothem * math.sin(angle))
+        poly = clip_half_plane(poly, centre, far)
+        if not poly:
+            break
+    return poly
+
+
 @dataclass(frozen=True, slots=True)
 class Edge:
     """A stretch of border between the cells of two spaces (``a < b``)."""
@@ -147,23 +163,36 @@ def space_shapes(board: Board, printed: str | None = None) -> SpaceShapes:
     sites = board_sites(board, printed)
     weights = [KIND_WEIGHT.get(board.spaces[space].kind, 0.0) for space, _ in sites]
     cells = voronoi_cells([p for _, p in sites], width, height, weights)
+    for k, (space, at) in enumerate(sites):
+        radius = board.spaces[space].radius
+        if radius is not None and cells[k]:
+            cells[k] = clip_to_disc(cells[k], at, radius)
     polygons: dict[int, list[Polygon]] = {}
     for (space, _), cell in zip(sites, cells, strict=True):
         if cell:
             polygons.setdefault(space, []).append(cell)
-    shapes = SpaceShapes(polygons, tuple(_borders(sites, weights, cells, width, height)))
+    radii = [board.spaces[space].radius for space, _ in sites]
+    shapes = SpaceShapes(polygons, tuple(_borders(sites, weights, cells, width, height, radii)))
     cache[key] = shapes
     return shapes
 
 
 def _borders(
-    sites: list[tuple[int, Point]], weights: list[float], cells: list[Polygon], width: float, height: float
+    sites: list[tuple[int, Point]],
+    weights: list[float],
+    cells: list[Polygon],
+    width: float,
+    height: float,
+    radii: Sequence[float | None] = (),
 ) -> list[Edge]:
     """Border segments between cells of different spaces.
 
     An inner edge of a cell lies on the bisector between its site and the other site nearest to
-    the edge's midpoint; each edge is taken from the cell of the lower site index only.
+    the edge's midpoint; each edge is taken from the cell of the lower site index only. Around a
+    space drawn within a radius (an island) the sea shows: an edge off the bisector (the island's
+    rim) or beyond the radius (where the island's cell was cut away) borders no space.
     """
+    limits = list(radii) or [None] * len(sites)
     edges: list[Edge] = []
     points = [p for _, p in sites]
     for i, cell in enumerate(cells):
@@ -184,6 +213,17 @@ def _borders(
             )
             if j < i:
                 continue
+            if limits[i] is not None or limits[j] is not None:
+                gap = (math.dist((mx, my), points[i]) ** 2 - weights[i]) - (
+                    math.dist((mx, my), points[j]) ** 2 - weights[j]
+                )
+                if abs(gap) > 1e-3 * max(1.0, math.dist(points[i], points[j]) ** 2):
+                    continue  # an island's rim
+                if any(
+                    (limit := limits[k]) is not None and math.dist((mx, my), points[k]) > limit
+                    for k in (i, j)
+                ):
+                    continue  # where an island's cell was cut away
             sa, sb = sites[i][0], sites[j][0]
             if sa != sb:
                 edges.append(Edge(min(sa, sb), max(sa, sb), p, q))
