@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from interboard import rng as dice_rng
 from interboard.games.globalwar import (
     ActionSyntaxError,
     GameState,
@@ -16,7 +17,6 @@ from interboard.games.globalwar import (
     step,
 )
 from interboard.games.globalwar import cards as card_rules
-from interboard.games.globalwar import rng as dice_rng
 from interboard.games.globalwar.actions import find_country
 from interboard.games.globalwar.record import event_to_json
 from interboard.games.globalwar.results import StepResult

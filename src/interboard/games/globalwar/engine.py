@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import replace
 
-from . import cards, rng
+from ... import rng
+from . import cards
 from .actions import (
     Action,
     Attack,

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from . import cards, rng
+from ... import rng
+from . import cards
 from .maps import World, world
 from .rules import STARTING_ARMIES, TEAM_SIZE, Rules
 

@@ -1,4 +1,4 @@
-"""A small serialisable pseudo-random generator (SplitMix64) carried in the game state.
+"""A small serialisable pseudo-random generator (SplitMix64) carried in a game state, for every family.
 
 The whole generator is one 64-bit integer, so a state can be saved as JSON and a game replayed
 roll for roll. Draws are unbiased: values from the incomplete top range are rejected.
