@@ -26,6 +26,8 @@ def test_variants_lists_every_family_and_variant() -> None:
         "hyperspace_2",
         "global_war",
         "classic_world",
+        "aa_europe_1999",
+        "aa_pacific_2001",
     ]
     assert "Global War (globalwar):" in lines
     out = runner.invoke(app, ["variants", "--family", "globalwar", "--options"])

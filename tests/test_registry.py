@@ -35,8 +35,10 @@ def duel(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def test_builtin_families_and_an_unknown_one() -> None:
-    assert list(families()) == ["diplomacy", "globalwar"]
-    with pytest.raises(FamilyError, match=r"unknown family 'chess' \(families: diplomacy, globalwar\)"):
+    assert list(families()) == ["diplomacy", "globalwar", "axis_allies"]
+    with pytest.raises(
+        FamilyError, match=r"unknown family .chess. \(families: diplomacy, globalwar, axis_allies\)"
+    ):
         family("chess")
     fam, info = find_variant("Twin-Earths-3")
     assert (fam.name, info.id) == ("diplomacy", "twin_earths_3")
@@ -44,7 +46,7 @@ def test_builtin_families_and_an_unknown_one() -> None:
 
 @pytest.mark.usefixtures("duel")
 def test_an_installed_family_is_listed_and_passes_the_conformance_suite() -> None:
-    assert list(families()) == ["diplomacy", "globalwar", "duel"]
+    assert list(families()) == ["diplomacy", "globalwar", "axis_allies", "duel"]
     fam, info = find_variant("duel")
     assert fam.name == "duel" and info.seats == ("A", "B")
     report = check_variant("duel", seed=2, max_steps=200)

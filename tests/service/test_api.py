@@ -273,6 +273,8 @@ def test_variants_of_every_family(client: TestClient) -> None:
         ("hyperspace_2", "diplomacy"),
         ("global_war", "globalwar"),
         ("classic_world", "globalwar"),
+        ("aa_europe_1999", "axis_allies"),
+        ("aa_pacific_2001", "axis_allies"),
     }
     only = client.get("/api/variants", params={"family": "globalwar"}).json()
     assert [v["id"] for v in only] == ["global_war", "classic_world"]

@@ -33,6 +33,7 @@ __all__ = [
 BUILTIN: dict[str, str] = {
     "diplomacy": "interboard.games.diplomacy.family:FAMILY",
     "globalwar": "interboard.games.globalwar.family:FAMILY",
+    "axis_allies": "interboard.games.axis_allies.family:FAMILY",
 }
 """Family name -> ``module:attribute`` of its protocol object."""
 

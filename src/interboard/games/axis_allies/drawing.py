@@ -1,0 +1,42 @@
+"""An Axis & Allies position drawn as SVG: each territory in its holder's colour, each space badged
+with the units in it by power (``G 7`` for seven German units), neutrals left in the land colour."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ...render import render_board
+from .gamedata import GameData
+
+LIGHTEN = 0.45
+"""How far a territory's fill is lightened from its holder's colour, so that badges stand out."""
+
+
+def _lighter(colour: str, share: float = LIGHTEN) -> str:
+    r, g, b = (int(colour[k : k + 2], 16) for k in (1, 3, 5))
+    mix = [round(c + (255 - c) * share) for c in (r, g, b)]
+    return "#" + "".join(f"{c:02x}" for c in mix)
+
+
+def draw_position(data: GameData, position: dict[str, Any], title: str) -> str:
+    board = data.board
+    fills: dict[int, str] = {}
+    for space, holder in position.get("owner", {}).items():
+        index = board.space_by_id.get(space)
+        if index is None:
+            raise ValueError(f"unknown space {space!r}")
+        if holder in data.power_by_id and board.spaces[index].kind.value != "sea":
+            fills[index] = _lighter(data.power(holder).colour)
+    counts: dict[str, Counter[str]] = {}
+    for unit in position.get("units", []):
+        if unit["t"] in data.units and data.units[unit["t"]].domain.value == "building":
+            continue
+        counts.setdefault(unit["at"], Counter())[unit["p"]] += 1
+    labels: dict[int, str] = {}
+    for space, by_power in counts.items():
+        index = board.space_by_id.get(space)
+        if index is None:
+            raise ValueError(f"unknown space {space!r}")
+        labels[index] = " ".join(f"{p[0]}{n}" for p, n in sorted(by_power.items()))
+    return render_board(board, fills=fills, labels=labels, title=title)

@@ -1,0 +1,254 @@
+"""The Axis & Allies family on the family protocol.
+
+A decision point is one step of the mover (its purchase, its combat move, its non-combat move, its
+placement: the kind ``turn``), or a decision a battle asks (casualties, from each side at once; a
+retreat, from the attacker: the kind ``decision``, with the mover's seat as the turn's owner). The
+dice of a battle are rolled when the decision before them is processed, from the generator in the
+state, and every roll is in the results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..protocol import Choices, FamilyError, OptionValue, Pending, Processed, State, VariantInfo
+from . import combat
+from .actions import Action, ActionSyntaxError, action_text, parse_action
+from .drawing import draw_position
+from .engine import IllegalAction, apply, begin_turn, finish_step, run_on, seat_of
+from .gamedata import GAMES, GameDataError, game_data
+from .legal import legal_actions
+from .options import Options, option_specs
+from .state import Phase, World, new_world
+from .text import world_text
+
+TITLES = {
+    "aa_europe_1999": "Axis & Allies Europe (1999)",
+    "aa_pacific_2001": "Axis & Allies Pacific (2001)",
+}
+DESCRIPTIONS = {
+    "aa_europe_1999": "Germany against the Soviet Union, the UK and the USA in Europe, the Atlantic and "
+    "North Africa: convoys, Middle East oil, Soviet conversion. Capture an enemy capital and "
+    "hold it a round.",
+    "aa_pacific_2001": "Japan against the UK (India and Australia), China and the USA across the Pacific: "
+    "convoy routes, kamikaze, marines, destroyer-transports; Japan wins at 22 victory points.",
+}
+
+
+def seats_of(game: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(seat_of_power(p.id) for p in game_data(game).powers))
+
+
+def seat_of_power(power: str) -> str:
+    from .rules import SEAT_OF
+
+    return SEAT_OF.get(power, power)
+
+
+class AxisAlliesFamily:
+    name = "axis_allies"
+    title = "Axis & Allies"
+    phase_kinds = ("turn", "decision")
+    bots: tuple[str, ...] = ()
+    """The family's own bots; the generic random player (``random``) plays it too."""
+    default_bot = "random"
+
+    def __init__(self) -> None:
+        self._last: tuple[tuple[Any, ...], tuple[str, ...], World] | None = None
+
+    cli = None
+
+    def variants(self) -> list[VariantInfo]:
+        return [
+            VariantInfo(g, self.name, TITLES[g], DESCRIPTIONS[g], seats_of(g), option_specs(g)) for g in GAMES
+        ]
+
+    def new_state(self, variant: str, options: Mapping[str, OptionValue], seed: int) -> State:
+        info = next((v for v in self.variants() if v.id == variant), None)
+        if info is None:
+            raise FamilyError(f"unknown Axis & Allies variant {variant!r} (variants: {', '.join(GAMES)})")
+        chosen = info.check_options(options)
+        world = new_world(variant, Options.from_json(dict(chosen)), seed)
+        begin_turn(world)
+        run_on(world)
+        world.log.clear()
+        return {"variant": variant, **world.to_json()}
+
+    def _world(self, state: State) -> World:
+        try:
+            return World.from_json(state)
+        except (KeyError, TypeError, ValueError, GameDataError) as exc:
+            raise FamilyError(f"stored Axis & Allies state is unreadable: {exc}") from None
+
+    def seats(self, state: State) -> list[str]:
+        return list(seats_of(state["game"]))
+
+    def pending(self, state: State) -> Pending:
+        world = self._world(state)
+        name = f"R{world.round}.{world.power}.{world.phase.value}.{world.steps}"
+        if world.phase is Phase.OVER:
+            return Pending(name, "turn", (), world.round, over=True)
+        mover = seat_of(world, world.power)
+        if world.phase is Phase.COMBAT:
+            asked = combat.asked(world)
+            seats = tuple(dict.fromkeys(seat_of(world, p) for p in asked))
+            prompts = {seat_of(world, p): text for p, text in asked.items()}
+            return Pending(name, "decision", seats, world.round, mover, prompts)
+        prompt = f"{world.data.power(world.power).name}: {world.phase.value.replace('_', ' ')}"
+        if world.phase is Phase.PURCHASE:
+            prompt += (
+                " ("
+                + ", ".join(
+                    f"{e.id} {world.ipcs.get(e.id, 0)} IPCs" for e in world.data.power(world.power).economies
+                )
+                + ")"
+            )
+        return Pending(name, "turn", (mover,), world.round, mover, {mover: prompt})
+
+    def _play(self, world: World, seat: str, text: str) -> None:
+        """One action of ``seat`` on ``world`` (raises with the reason when refused)."""
+        action = parse_action(world.data, text)
+        self._act(world, seat, action)
+
+    def _act(self, world: World, seat: str, action: Action) -> None:
+        if world.phase is Phase.COMBAT:
+            combat.decide(world, seat, action)
+            return
+        if seat != seat_of(world, world.power):
+            raise IllegalAction(f"it is {world.power}'s {world.phase.value.replace('_', ' ')}, not {seat}'s")
+        apply(world, action)
+
+    def check(self, state: State, seat: str, actions: Sequence[str]) -> list[str | None]:
+        world = self._world(state)
+        out: list[str | None] = []
+        if seat not in self.pending(state).seats:
+            return [f"{text!r}: {seat} has nothing to decide now" for text in actions]
+        for text in actions:
+            try:
+                self._play(world, seat, text)
+                out.append(None)
+            except (ActionSyntaxError, IllegalAction, ValueError) as exc:
+                out.append(f"{text!r}: {exc}")
+        return out
+
+    def process(self, state: State, submissions: Mapping[str, Sequence[str]]) -> Processed:
+        world = self._world(state)
+        pending = self.pending(state)
+        before = self.view(state)
+        results: list[dict[str, Any]] = []
+        world.log.clear()
+        for seat in pending.seats:
+            texts = list(submissions.get(seat, []))
+            if seat not in submissions and world.phase is Phase.COMBAT:
+                texts = [action_text(world.data, a) for a in combat.defaults(world, seat)]
+                default = True
+            else:
+                default = seat not in submissions
+            for text in texts:
+                try:
+                    self._play(world, seat, text)
+                    results.append({"power": seat, "order": text, "succeeded": True, "default": default})
+                except (ActionSyntaxError, IllegalAction, ValueError) as exc:  # checked on submission
+                    results.append({"power": seat, "order": text, "succeeded": False, "message": str(exc)})
+        if world.phase is Phase.COMBAT:
+            combat.resume(world)
+        else:
+            finish_step(world)
+        run_on(world)
+        world.steps += 1
+        for line in world.log:
+            results.append({"power": "", "order": "", "succeeded": True, "message": line})
+        dice = world.extra.pop("dice_log", [])
+        if dice:
+            results.append(
+                {"power": "", "order": "dice", "succeeded": True, "message": "dice rolled", "dice": dice}
+            )
+        world.log.clear()
+        new_state = {"variant": state["variant"], **world.to_json()}
+        return Processed(new_state, pending.phase, before, results, self.winners(new_state))
+
+    def legal(self, state: State, seat: str, chosen: Sequence[str]) -> Choices:
+        if seat not in self.pending(state).seats:
+            return Choices((), True)
+        world = self._after(state, seat, tuple(chosen))
+        if world.phase is Phase.COMBAT:
+            return Choices(tuple(combat.choices(world, seat)), combat.may_end(world, seat))
+        return Choices(tuple(legal_actions(world)), True)
+
+    def _after(self, state: State, seat: str, chosen: tuple[str, ...]) -> World:
+        """The world once ``chosen`` is played: a player building a submission asks again and again
+        with one action more, so the last answer is kept and the new action played on a copy."""
+        key = (id(state), state.get("steps"), state.get("rng"), seat)
+        cached = self._last
+        if cached is not None and cached[0] == key and cached[1] == chosen[:-1] and chosen:
+            world = cached[2].clone()
+            self._play(world, seat, chosen[-1])
+        else:
+            world = self._world(state)
+            for text in chosen:
+                self._play(world, seat, text)
+        self._last = (key, chosen, world.clone())
+        return world
+
+    def options(self, state: State, seat: str) -> dict[str, Any]:
+        pending = self.pending(state)
+        if seat not in pending.seats:
+            return {}
+        return {
+            "phase": pending.phase,
+            "prompt": pending.prompts.get(seat, ""),
+            "actions": list(self.legal(state, seat, []).actions),
+        }
+
+    def view(self, state: State) -> dict[str, Any]:
+        public = {k: v for k, v in state.items() if k not in ("rng", "seed")}
+        world = self._world(state)
+        public["income"] = {p.id: sum(_income(world, p.id).values()) for p in world.data.powers}
+        return public
+
+    def alive(self, state: State) -> list[str]:
+        return self.seats(state)
+
+    def scores(self, state: State) -> dict[str, int]:
+        world = self._world(state)
+        out = {seat: 0 for seat in self.seats(state)}
+        for p in world.data.powers:
+            out[seat_of(world, p.id)] += sum(_income(world, p.id).values())
+        return out
+
+    def winners(self, state: State) -> list[str]:
+        side = state.get("winner")
+        if side is None:
+            return []
+        data = game_data(state["game"])
+        return list(dict.fromkeys(seat_of_power(p.id) for p in data.powers if p.side == side))
+
+    def text(self, state: State) -> str:
+        return world_text(self._world(state))
+
+    def bot_actions(self, state: State, seat: str, bot: str, seed: str) -> list[str]:
+        raise FamilyError(f"no Axis & Allies bot {bot!r} of the family's own (the generic 'random' plays it)")
+
+    def draw(
+        self,
+        variant: str,
+        position: dict[str, Any],
+        orders: Mapping[str, Sequence[str]],
+        results: Sequence[dict[str, Any]],
+        title: str,
+    ) -> str:
+        try:
+            return draw_position(game_data(position.get("game", variant)), position, title)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise FamilyError(f"cannot draw the position: {exc}") from None
+
+
+def _income(world: World, power: str) -> dict[str, int]:
+    from .rules import income_of
+
+    return income_of(world, power)
+
+
+FAMILY = AxisAlliesFamily()
+"""The family's protocol object, as the registry names it."""

@@ -1,0 +1,396 @@
+"""The rules of the Axis & Allies games beyond moving and fighting: capture and liberation, capitals,
+placement, income and convoys, the Europe game's Soviet conversion and Middle East oil, the Pacific
+game's convoy routes, Chinese infantry and Japanese victory points, and the end of the game.
+
+Where a rulebook is silent or the printings differ, the choice is a named option or a documented
+decision (docs/rules/axis-allies.md).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .actions import Convert, Move, Place
+from .state import Phase, Unit, World
+
+SEAT_OF = {"CHINA": "USA"}
+"""Powers played by another power's seat (the Pacific rulebook gives China to the US player)."""
+VICTORY_POINTS = 22
+"""Pacific: Japan wins with this many victory points."""
+CHINA_INFANTRY_PER = 2
+"""Pacific: China gets one infantry for every this many Chinese territories it holds."""
+
+
+def _illegal(message: str) -> Exception:
+    from .engine import IllegalAction
+
+    return IllegalAction(message)
+
+
+# ---------------------------------------------------------------------- turn hooks
+def on_turn_start(world: World) -> None:
+    if world.power == "CHINA":
+        chinese_infantry(world)
+
+
+def on_turn_end(world: World, power: str) -> None:
+    if power == "JAPAN" and world.data.id == "aa_pacific_2001":
+        income = world.extra.get("last_income", {}).get("JAPAN", 0)
+        vp = world.extra.setdefault("victory_points", {}).get("JAPAN", 0) + income // 10
+        world.extra["victory_points"]["JAPAN"] = vp
+        world.log.append(f"Japan earns {income // 10} victory points ({vp} in all)")
+        if vp >= VICTORY_POINTS:
+            world.winner = "axis"
+            world.log.append(f"Japan has {vp} victory points: the Axis wins")
+    world.extra.pop("raids", None)
+    world.extra.pop("amphibious", None)
+    world.extra.pop("unloaded", None)
+
+
+def end_of_round(world: World) -> None:
+    """Capitals held for a whole round decide the game; ``max_rounds`` ends it as a draw."""
+    for capital, taken in list(world.captured_capitals.items()):
+        holder = world.owner.get(capital)
+        original = world.data.territories[capital].owner
+        if holder is None or original is None or not world.enemies(holder, original):
+            world.captured_capitals.pop(capital)
+            continue
+        if taken < world.round:
+            side = world.side(holder)
+            if _victory(world, side, capital):
+                world.winner = side
+                world.log.append(f"{world.space_name(capital)} has been held a whole round: the {side} win")
+                world.phase = Phase.OVER
+                return
+    if world.options.max_rounds and world.round >= world.options.max_rounds:
+        world.log.append(f"round {world.round} was the last: the game is drawn")
+        world.phase = Phase.OVER
+
+
+def _victory(world: World, side: str, capital: str) -> bool:
+    """The Axis wins by holding an enemy capital while holding its own; the Allies by holding an
+    Axis capital while every Allied capital is in Allied hands."""
+    own = [
+        sid
+        for sid, t in world.data.territories.items()
+        if t.capital and world.data.side_of(t.capital) == side
+    ]
+    return all(world.owner.get(c) is not None and world.side(world.owner[c]) == side for c in own)
+
+
+# ---------------------------------------------------------------------- capture
+def take_territory(world: World, space: str, power: str, blitz: bool = False) -> None:
+    """``power``'s land units take ``space``: it passes to ``power``, or back to its original owner
+    when that is an ally whose capital its side holds (liberation); a capital taken gives the captor
+    the IPCs of the economy whose capital it was."""
+    t = world.data.territories[space]
+    previous = world.owner.get(space)
+    original = t.original_owner or t.owner
+    new = power
+    if original is not None and not world.enemies(original, power) and original != power:
+        capital = world.data.power(original).capital
+        holder = world.owner.get(capital)
+        if holder is not None and not world.enemies(holder, original):
+            new = original  # liberated
+    world.owner[space] = new
+    for u in world.at(space):
+        ut = world.unit_type(u)
+        if world.enemies(u.owner, power) and (
+            ut.has("factory") or ut.has("infrastructure") or ut.has("anti_aircraft")
+        ):
+            u.owner = new  # factories, bases and AA guns change hands
+    world.extra.setdefault("conquered", []).append(space)
+    how = "blitzes through" if blitz else "takes"
+    world.log.append(f"{power} {how} {world.space_name(space)}" + (f" for {new}" if new != power else ""))
+    if previous is not None and world.enemies(previous, power):
+        for power_ in world.data.powers:
+            for economy in power_.economies:
+                if economy.capital == space and power_.id == previous:
+                    loot = world.ipcs.get(economy.id, 0)
+                    world.ipcs[economy.id] = 0
+                    gain = world.data.power(power).economies[0].id
+                    world.ipcs[gain] = world.ipcs.get(gain, 0) + loot
+                    world.captured_capitals[space] = world.round
+                    world.log.append(
+                        f"{power} captures the capital {world.space_name(space)} and its {loot} IPCs"
+                    )
+
+
+# ---------------------------------------------------------------------- convoys
+def pass_convoy(world: World, unit: Unit, space: str) -> None:
+    """A warship entering or passing a convoy centre of the other side takes control of it; a
+    warship of the owner's side takes it back (transports never do)."""
+    t = world.data.territories[space]
+    if not t.convoy or world.unit_type(unit).attack <= 0:
+        return
+    owner = world.owner.get(space)
+    if owner is None:
+        return
+    if world.enemies(owner, unit.owner):
+        if world.convoys.get(space) != world.side(unit.owner):
+            world.convoys[space] = world.side(unit.owner)
+            world.log.append(
+                f"{unit.owner} takes the convoy centre {world.space_name(space)} ({t.convoy} IPCs)"
+            )
+    elif space in world.convoys:
+        world.convoys.pop(space)
+        world.log.append(f"{unit.owner} clears the convoy centre {world.space_name(space)}")
+
+
+def convoy_lost(world: World, space: str) -> bool:
+    """An island's income travels by its convoy route: lost while an enemy warship is there."""
+    route = world.data.territories[space].convoy_route
+    if route is None or not world.options.convoy_routes:
+        return False
+    holder = world.owner.get(space)
+    return holder is not None and any(
+        world.unit_type(u).is_sea and world.unit_type(u).attack > 0 and world.enemies(u.owner, holder)
+        for u in world.at(route)
+    )
+
+
+# ---------------------------------------------------------------------- income
+def income_of(world: World, power: str) -> dict[str, int]:
+    """What each economy of ``power`` would collect now."""
+    out: Counter[str] = Counter({e.id: 0 for e in world.data.power(power).economies})
+    for space, holder in world.owner.items():
+        if holder != power:
+            continue
+        t = world.data.territories[space]
+        if t.middle_east and power != "GERMANY" and world.data.id == "aa_europe_1999":
+            continue  # Middle East oil pays Germany only
+        if t.convoy:
+            if space in world.convoys:
+                continue
+            out[world.economy_of(space) or ""] += t.convoy
+            continue
+        if convoy_lost(world, space):
+            continue
+        if power == "CHINA":
+            continue  # China's strength is its free infantry
+        economy = world.economy_of(space)
+        if economy is not None:
+            out[economy] += t.ipc
+    return dict(out)
+
+
+def collect_income(world: World, power: str) -> None:
+    """The end of a turn: each economy collects, unless its capital is in enemy hands."""
+    income = income_of(world, power)
+    paid = {}
+    for economy in world.data.power(power).economies:
+        holder = world.owner.get(economy.capital)
+        if holder is None or world.enemies(holder, power):
+            world.log.append(f"{economy.id} collects nothing: its capital is in enemy hands")
+            paid[economy.id] = 0
+            continue
+        amount = income.get(economy.id, 0)
+        if power == "GERMANY" and economy.id == "GERMANY":
+            amount -= sum(
+                world.data.territories[s].ipc
+                for s, h in world.owner.items()
+                if h == power and world.data.territories[s].middle_east
+            )
+            amount += middle_east_oil(world)
+        world.ipcs[economy.id] = world.ipcs.get(economy.id, 0) + amount
+        paid[economy.id] = amount
+        world.log.append(f"{economy.id} collects {amount} IPCs ({world.ipcs[economy.id]} in hand)")
+    world.extra.setdefault("last_income", {})[power] = sum(paid.values())
+    history = world.extra.setdefault("income_history", {}).setdefault(power, [])
+    history.append(sum(paid.values()))
+
+
+def middle_east_oil(world: World) -> int:
+    """Europe: for each Middle East territory Germany holds, the Allies pay Germany its value, the UK
+    first, then the USA, then the USSR (docs/rules/axis-allies.md: who pays)."""
+    due = sum(
+        world.data.territories[s].ipc
+        for s, h in world.owner.items()
+        if h == "GERMANY" and world.data.territories[s].middle_east
+    )
+    got = 0
+    for payer in ("UK", "USA", "USSR"):
+        if due <= 0 or payer not in world.data.power_by_id:
+            break
+        economy = world.data.power(payer).economies[0].id
+        take = min(due, world.ipcs.get(economy, 0))
+        world.ipcs[economy] -= take
+        due -= take
+        got += take
+        if take:
+            world.log.append(f"{payer} pays Germany {take} IPCs of Middle East oil")
+    return got
+
+
+# ---------------------------------------------------------------------- Europe: Soviet conversion
+def convert_units(world: World, action: Convert) -> None:
+    """Europe: in its purchase step the USSR may take over British and American units standing in a
+    territory with a Soviet factory, of types it could buy itself."""
+    if world.power != "USSR" or world.data.id not in ("aa_europe_1999", "aa_linked_world"):
+        raise _illegal("only the Soviet Union converts Allied units, in the Europe game")
+    t = world.data.territories[action.at]
+    if not t.conversion or world.owner.get(action.at) != "USSR":
+        raise _illegal(f"{world.space_name(action.at)} is not a Soviet factory territory held by the USSR")
+    buys = world.data.power("USSR").buys
+    for type_, n in action.units:
+        if type_ not in buys:
+            raise _illegal(f"the USSR converts only units it could buy, not {world.data.units[type_].name}")
+        allied = [
+            u
+            for u in world.at(action.at)
+            if u.type == type_ and u.owner in ("UK", "USA") and u.aboard is None
+        ]
+        if len(allied) < n:
+            raise _illegal(
+                f"{world.space_name(action.at)} has {len(allied)} Allied "
+                f"{world.data.units[type_].name}, not {n}"
+            )
+        for u in allied[:n]:
+            u.owner = "USSR"
+        world.log.append(
+            f"the USSR converts {n} {world.data.units[type_].name} at {world.space_name(action.at)}"
+        )
+
+
+# ---------------------------------------------------------------------- raids and landings
+def check_raid(world: World, action: Move) -> None:
+    for type_, _ in action.units:
+        ut = world.data.units[type_]
+        if not (ut.has("strategic_bomber") or (ut.is_air and ut.carrier_cost)):
+            raise _illegal(f"a raid is flown by bombers and their escorting fighters, not {ut.name}")
+    if not any(world.data.units[t].has("strategic_bomber") for t, _ in action.units):
+        raise _illegal("a raid needs a bomber")
+    target = action.to
+    holder = world.owner.get(target)
+    if (
+        holder is None
+        or not world.enemies(holder, world.power)
+        or not any(world.unit_type(u).has("factory") for u in world.at(target))
+    ):
+        raise _illegal(f"{world.space_name(target)} has no enemy factory to bomb")
+
+
+def check_landing(world: World, sea: str, land: str) -> None:
+    """Hook for the linked game's Red Sea rule; the base games have no such restriction."""
+
+
+# ---------------------------------------------------------------------- placement
+def placement_limit(world: World, space: str) -> int | None:
+    """How many units a factory may place this turn: no limit at a factory its owner started the game
+    with, the territory's IPC value at a captured one."""
+    t = world.data.territories[space]
+    if t.factory and t.owner == world.power:
+        return None
+    return t.ipc
+
+
+def place_units(world: World, action: Place) -> None:
+    power = world.power
+    at = action.at
+    factories = world.extra.get("factories_at_start", [])
+    counts = dict(action.units)
+    for type_, n in action.units:
+        ut = world.data.units[type_]
+        economy = _placing_economy(world, at)
+        have = world.bought.get(economy, {}).get(type_, 0)
+        if have < n:
+            raise _illegal(f"{economy} has {have} {ut.name} to place, not {n}")
+        if ut.has("factory"):
+            _place_factory(world, at)
+        elif ut.is_sea or (ut.is_air and world.is_sea(at)):
+            coast = [f for f in factories if at in _neighbours(world, f) and world.owner.get(f) == power]
+            german_subs = world.data.id == "aa_linked_world" and power == "GERMANY" and ut.has("submarine")
+            if not coast and not (german_subs and _german_sub_sea(world, at)):
+                raise _illegal(
+                    f"{world.space_name(at)} is not a sea zone next to a factory {power} held at "
+                    "the start of its turn"
+                )
+            if ut.is_sea and world.enemy_units(at, power):
+                raise _illegal(f"enemy units in {world.space_name(at)}: no new ship is placed there")
+            if ut.is_air:
+                room = _new_carrier_room(world, at, counts)
+                if not ut.carrier_cost or room < n * ut.carrier_cost:
+                    raise _illegal(f"no carrier room for {n} {ut.name} in {world.space_name(at)}")
+        elif not china_places_anywhere(world, at) and (at not in factories or world.owner.get(at) != power):
+            raise _illegal(f"{world.space_name(at)} has no factory {power} held at the start of its turn")
+        limit = None if world.is_sea(at) or china_places_anywhere(world, at) else placement_limit(world, at)
+        if limit is not None:
+            placed = world.extra.setdefault("placed", {}).get(at, 0)
+            if placed + n > limit:
+                raise _illegal(
+                    f"the factory in {world.space_name(at)} places {limit} units a turn ({placed} placed)"
+                )
+            world.extra["placed"][at] = placed + n
+        world.bought[economy][type_] = have - n
+        for _ in range(n):
+            u = world.add_unit(type_, power, at)
+            if ut.is_air and world.is_sea(at):
+                carrier = next(
+                    (c for c in world.at(at) if world.unit_type(c).carrier_capacity and c.owner == power),
+                    None,
+                )
+                u.aboard = carrier.id if carrier else None
+        world.log.append(f"{power} places {n} {ut.name} at {world.space_name(at)}")
+
+
+def _placing_economy(world: World, at: str) -> str:
+    economies = world.data.power(world.power).economies
+    if len(economies) == 1:
+        return economies[0].id
+    land = at
+    if world.is_sea(at):
+        land = next((f for f in world.extra.get("factories_at_start", []) if at in _neighbours(world, f)), at)
+    return world.economy_of(land) or economies[0].id
+
+
+def _neighbours(world: World, space: str) -> list[str]:
+    from .moves import neighbours
+
+    return neighbours(world, space)
+
+
+def _new_carrier_room(world: World, at: str, counts: dict[str, int]) -> int:
+    from .moves import carrier_room
+
+    return carrier_room(world, at, world.power)
+
+
+def _place_factory(world: World, at: str) -> None:
+    t = world.data.territories[at]
+    if (
+        world.is_sea(at)
+        or world.owner.get(at) != world.power
+        or world.extra.get("held_at_start", {}).get(at) != world.side(world.power)
+    ):
+        raise _illegal(f"a factory goes in a territory {world.power} held at the start of its turn")
+    if t.ipc < 1:
+        raise _illegal(f"{world.space_name(at)} is worth no IPCs: no factory there")
+    if any(world.unit_type(u).has("factory") for u in world.at(at)):
+        raise _illegal(f"{world.space_name(at)} has a factory already")
+
+
+def _german_sub_sea(world: World, sea: str) -> bool:
+    """Linked game: Germany places new submarines next to any territory with an IPC value it holds."""
+    return any(
+        world.owner.get(land) == "GERMANY" and world.data.territories[land].ipc > 0
+        for land in _neighbours(world, sea)
+    )
+
+
+# ---------------------------------------------------------------------- Pacific: China
+def chinese_infantry(world: World) -> None:
+    """Pacific: at the start of China's turn, one infantry for every two Chinese territories it holds,
+    placed in its turn's placement step in any Chinese territory it holds."""
+    held = [s for s, h in world.owner.items() if h == "CHINA"]
+    n = len(held) // CHINA_INFANTRY_PER
+    if n:
+        world.bought.setdefault("CHINA", {})["infantry"] = (
+            world.bought.get("CHINA", {}).get("infantry", 0) + n
+        )
+        world.log.append(f"China raises {n} infantry ({len(held)} territories held)")
+        world.extra["china_free"] = True
+
+
+def china_places_anywhere(world: World, at: str) -> bool:
+    """China's free infantry go to any territory China holds (it has no economy to build with)."""
+    return world.power == "CHINA" and world.owner.get(at) == "CHINA"
