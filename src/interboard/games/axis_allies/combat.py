@@ -359,7 +359,8 @@ def decide(world: World, seat: str, action: Action) -> None:
     b = world.battle
     if b is None or not b.get("asked"):
         raise IllegalAction("no battle asks anything now")
-    powers = [p for p in b["asked"] if seat_of(world, p) == seat]
+    powers = [p for p in b["asked"] if seat in (p, seat_of(world, p)) and p not in b.get("answers", {})]
+    powers = powers or [p for p in b["asked"] if seat in (p, seat_of(world, p))]
     if not powers:
         raise IllegalAction(f"the battle in {world.space_name(b['at'])} asks nothing of {seat}")
     power = powers[0]
