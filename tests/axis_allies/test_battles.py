@@ -46,7 +46,7 @@ def test_the_defender_chooses_casualties_among_kinds_and_defaults_at_the_deadlin
             power="GERMANY", phase="combat_move", seed=seed,
             units=["GERMANY 6 armour Poland", "USSR 2 infantry East Poland", "USSR 1 artillery East Poland"],
         )  # fmt: skip
-        state, results = play(state, "GERMANY", ["move 6 armour from Poland to East Poland"])
+        state, _results = play(state, "GERMANY", ["move 6 armour from Poland to East Poland"])
         pending = FAMILY.pending(state)
         if pending.kind == "decision" and "USSR" in pending.seats:
             assert pending.turn == "GERMANY"
@@ -85,8 +85,8 @@ def test_the_attacker_may_retreat_to_where_it_came_from() -> None:
 def test_units_landed_from_the_sea_are_offered_no_retreat() -> None:
     state = game(
         power="UK", phase="combat_move", seed=3,
-        units=["UK 1 transport English Channel", "UK 2 infantry English Channel", "UK 1 fighter United Kingdom",
-               "GERMANY 4 infantry France"],
+        units=["UK 1 transport English Channel", "UK 2 infantry English Channel",
+               "UK 1 fighter United Kingdom", "GERMANY 4 infantry France"],
     )  # fmt: skip
     state, _ = play(
         state,
@@ -170,3 +170,40 @@ def test_damaged_battleships_are_repaired_at_the_end_of_their_owners_turn() -> N
     state["units"][0]["dmg"] = 1
     state, _ = play(state, "UK", [])
     assert all(u.get("dmg", 0) == 0 for u in state["units"])
+
+
+def test_kamikaze_tokens_strike_allied_ships_in_the_kamikaze_zones() -> None:
+    state = game(
+        game="aa_pacific_2001", power="USA", phase="combat_move", seed=4,
+        units=["USA 2 battleship Sea Zone 35", "USA 1 destroyer Sea Zone 36", "JAPAN 1 infantry Japan"],
+    )  # fmt: skip
+    state, _ = play(state, "USA", [])
+    pending = FAMILY.pending(state)
+    assert pending.seats == ("JAPAN",) and pending.kind == "decision" and pending.turn == "USA"
+    offered = FAMILY.legal(state, "JAPAN", []).actions
+    assert (
+        "kamikaze 1 battleship at Sea Zone 35" in offered and "kamikaze 1 destroyer at Sea Zone 36" in offered
+    )
+    problems = FAMILY.check(state, "JAPAN", ["kamikaze 3 battleship at Sea Zone 35"])
+    assert problems[0] is not None and "one token a ship" in problems[0]
+    state, results = play(
+        state, "JAPAN", ["kamikaze 2 battleship at Sea Zone 35", "kamikaze 1 destroyer at Sea Zone 36"]
+    )
+    strikes = [d for d in dice(results) if d["stage"] == "kamikaze"]
+    assert len(strikes) == 3 and state["extra"]["kamikaze"]["JAPAN"] == 3
+    assert all(d["hits"] == (d["dice"][0] <= 2) for d in strikes)
+
+
+def test_no_kamikaze_is_asked_outside_the_zones_or_without_tokens() -> None:
+    state = game(
+        game="aa_pacific_2001", power="USA", phase="combat_move",
+        units=["USA 1 battleship Sea Zone 5", "JAPAN 1 infantry Japan"],
+    )  # fmt: skip
+    state, _ = play(state, "USA", [])
+    assert FAMILY.pending(state).kind == "turn"
+    state = game(
+        game="aa_pacific_2001", power="USA", phase="combat_move", extra={"kamikaze": {"JAPAN": 0}},
+        units=["USA 1 battleship Sea Zone 35", "JAPAN 1 infantry Japan"],
+    )  # fmt: skip
+    state, _ = play(state, "USA", [])
+    assert FAMILY.pending(state).kind == "turn"

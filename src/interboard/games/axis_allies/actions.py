@@ -9,6 +9,7 @@ Every action is one line a player may type::
     raid 2 bombers, 1 fighter from Germany to United Kingdom   (a strategic bombing raid)
     place 2 infantry at Germany                   place 1 destroyer at Baltic Sea
     lose 2 infantry, 1 battleship                 (casualties, when hits are to be taken)
+    kamikaze 1 battleship at Sea Zone 36          (Japan, Pacific: a token spent on an Allied ship)
     press on / retreat to Poland / submerge
 
 Names of places are the board's names, ids or aliases, in any case; unit names the variant's unit
@@ -68,6 +69,15 @@ class Lose:
 
 
 @dataclass(frozen=True)
+class Kamikaze:
+    """Pacific: kamikaze tokens of Japan spent on Allied ships of a type in a kamikaze zone (one token
+    a ship)."""
+
+    units: Counts
+    at: str
+
+
+@dataclass(frozen=True)
 class PressOn:
     pass
 
@@ -82,7 +92,7 @@ class Submerge:
     pass
 
 
-Action = Buy | Convert | Move | Place | Lose | PressOn | Retreat | Submerge
+Action = Buy | Convert | Move | Place | Lose | Kamikaze | PressOn | Retreat | Submerge
 
 ALIASES = {"armor": "armour", "tank": "armour", "tanks": "armour", "aa": "aa_gun", "aa gun": "aa_gun"}
 
@@ -161,11 +171,14 @@ def parse_action(data: GameData, text: str) -> Action:
     if m:
         economy = m.group(2).upper() if m.group(2) else None
         return Buy(parse_counts(data, m.group(1), where), economy)
-    m = re.fullmatch(r"(convert|place)\s+(.+?)\s+at\s+(.+)", line, re.IGNORECASE)
+    m = re.fullmatch(r"(convert|place|kamikaze)\s+(.+?)\s+at\s+(.+)", line, re.IGNORECASE)
     if m:
         counts = parse_counts(data, m.group(2), where)
         at = space_of(data, m.group(3), where)
-        return Convert(counts, at) if m.group(1).lower() == "convert" else Place(counts, at)
+        kind = m.group(1).lower()
+        if kind == "convert":
+            return Convert(counts, at)
+        return Place(counts, at) if kind == "place" else Kamikaze(counts, at)
     m = re.fullmatch(
         r"(move|raid)\s+(.+?)\s+from\s+(.+?)\s+to\s+(.+?)(?:\s+via\s+(.+))?", line, re.IGNORECASE
     )
@@ -209,6 +222,8 @@ def action_text(data: GameData, action: Action) -> str:
             return f"place {counts_text(data, units)} at {name(at)}"
         case Lose(units):
             return f"lose {counts_text(data, units)}"
+        case Kamikaze(units, at):
+            return f"kamikaze {counts_text(data, units)} at {name(at)}"
         case PressOn():
             return "press on"
         case Retreat(to):

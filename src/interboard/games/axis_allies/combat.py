@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import volleys as rules_of_battle
-from .actions import Action, Lose, PressOn, Retreat, Submerge, counts_text
+from .actions import Action, Kamikaze, Lose, PressOn, Retreat, Submerge, counts_text
 from .moves import hostile_land, neighbours
 from .rules import take_territory
 from .state import Unit, World
@@ -53,6 +53,96 @@ def begin_combat(world: World) -> None:
             take_territory(world, space, power)  # an empty enemy territory falls without a fight
     world.battles = sea + land + sorted(raids)
     world.battle = None
+    targets = kamikaze_targets(world)
+    if targets:
+        tokens = world.extra.get("kamikaze", {}).get("JAPAN", 0)
+        world.battle = {
+            "kind": "kamikaze",
+            "at": None,
+            "stage": "kamikaze",
+            "attacker": "JAPAN",
+            "asked": {"JAPAN": f"spend kamikaze tokens ({tokens} left) on {world.power}'s ships in "
+                      + ", ".join(world.space_name(s) for s in sorted(targets))},
+            "answers": {},
+        }  # fmt: skip
+
+
+# ---------------------------------------------------------------------- Pacific: kamikaze
+def kamikaze_targets(world: World) -> dict[str, list[Unit]]:
+    """Allied ships of the mover in the kamikaze zones, when Japan has tokens left."""
+    if world.extra.get("kamikaze", {}).get("JAPAN", 0) <= 0 or world.side(world.power) == "axis":
+        return {}
+    out: dict[str, list[Unit]] = {}
+    for u in world.units.values():
+        if u.owner == world.power and world.unit_type(u).is_sea and world.data.territories[u.at].kamikaze:
+            out.setdefault(u.at, []).append(u)
+    return out
+
+
+def _kamikaze(world: World, action: Kamikaze) -> None:
+    from .engine import IllegalAction
+
+    b = world.battle
+    assert b is not None
+    targets = kamikaze_targets(world).get(action.at, [])
+    if not targets:
+        raise IllegalAction(f"no ship of {world.power} in a kamikaze zone at {world.space_name(action.at)}")
+    spent = b["answers"].setdefault("JAPAN", {"kamikaze": []})["kamikaze"]
+    tokens = world.extra["kamikaze"]["JAPAN"]
+    for type_, n in action.units:
+        chosen = [t for t in spent if t[0] == action.at and t[1] == type_]
+        have = [u for u in targets if u.type == type_]
+        if len(chosen) + n > len(have):
+            raise IllegalAction(
+                f"{world.space_name(action.at)} has {len(have)} {world.data.units[type_].name} "
+                f"of {world.power}: one token a ship"
+            )
+        if len(spent) + n > tokens:
+            raise IllegalAction(f"Japan has {tokens} kamikaze tokens")
+        spent.extend([action.at, type_] for _ in range(n))
+
+
+def _resolve_kamikaze(world: World) -> None:
+    b = world.battle
+    assert b is not None
+    spent = b["answers"].get("JAPAN", {}).get("kamikaze", [])
+    world.extra["kamikaze"]["JAPAN"] -= len(spent)
+    taken: dict[tuple[str, str], int] = {}
+    for at, type_ in spent:
+        die = world.d6()
+        hit = die <= world.options.kamikaze_hit
+        world.extra.setdefault("dice_log", []).append(
+            {
+                "battle": at,
+                "stage": "kamikaze",
+                "side": "JAPAN",
+                "values": [world.options.kamikaze_hit],
+                "dice": [die],
+                "hits": int(hit),
+            }
+        )
+        ships = sorted(
+            (u for u in world.at(at) if u.type == type_ and u.owner == world.power), key=lambda u: u.id
+        )
+        k = taken.get((at, type_), 0)
+        taken[(at, type_)] = k + 1
+        if hit and k < len(ships):
+            ship = ships[k]
+            ut = world.unit_type(ship)
+            if ut.hits > 1 and ship.damage < ut.hits - 1:
+                ship.damage += 1
+                world.log.append(
+                    f"a kamikaze strikes {world.power}'s {ut.name} in {world.space_name(at)}: damaged"
+                )
+            else:
+                world.log.append(f"a kamikaze sinks {world.power}'s {ut.name} in {world.space_name(at)}")
+                world.remove(ship)
+        else:
+            world.log.append(
+                f"a kamikaze misses {world.power}'s {world.data.units[type_].name} in {world.space_name(at)}"
+            )
+    world.battle = None
+    # Battles whose attackers were all sunk are over before they began.
 
 
 def _can_fight(world: World, unit: Unit) -> bool:
@@ -359,6 +449,13 @@ def decide(world: World, seat: str, action: Action) -> None:
     b = world.battle
     if b is None or not b.get("asked"):
         raise IllegalAction("no battle asks anything now")
+    if b["kind"] == "kamikaze":
+        if not isinstance(action, Kamikaze) or seat not in ("JAPAN", seat_of(world, "JAPAN")):
+            raise IllegalAction(
+                "Japan answers kamikaze attacks ('kamikaze 1 battleship at Sea Zone 36'), or sends nothing"
+            )
+        _kamikaze(world, action)
+        return
     powers = [p for p in b["asked"] if seat in (p, seat_of(world, p)) and p not in b.get("answers", {})]
     powers = powers or [p for p in b["asked"] if seat in (p, seat_of(world, p))]
     if not powers:
@@ -397,6 +494,9 @@ def resume(world: World) -> None:
     """Apply the decisions taken and fight on."""
     b = world.battle
     if b is None:
+        return
+    if b["kind"] == "kamikaze":
+        _resolve_kamikaze(world)
         return
     answers = b.get("answers", {})
     for power in list(b.get("asked", {})):
@@ -449,6 +549,8 @@ def defaults(world: World, seat_or_power: str) -> list[Action]:
     for power in b.get("asked", {}):
         if power != seat_or_power and seat_of(world, power) != seat_or_power:
             continue
+        if b["kind"] == "kamikaze":
+            return []  # no kamikaze
         if b["stage"] == "choice":
             return [PressOn()]
         side = b["sides"][power]
@@ -476,6 +578,17 @@ def choices(world: World, seat: str) -> list[str]:
         return []
     out: list[str] = []
     for power in b.get("asked", {}):
+        if b["kind"] == "kamikaze":
+            if seat_of(world, power) == seat:
+                spent = b["answers"].get("JAPAN", {}).get("kamikaze", [])
+                if len(spent) < world.extra["kamikaze"]["JAPAN"]:
+                    for at, ships in sorted(kamikaze_targets(world).items()):
+                        for type_ in sorted({u.type for u in ships}):
+                            if sum(1 for s in spent if s == [at, type_]) < sum(
+                                1 for u in ships if u.type == type_
+                            ):
+                                out.append(action_text(world.data, Kamikaze(((type_, 1),), at)))
+            continue
         if seat_of(world, power) != seat or power in b.get("answers", {}):
             continue
         if b["stage"] == "choice":
@@ -583,15 +696,15 @@ def _raid(world: World) -> None:
         cap = world.data.territories[space].ipc
         damage = min(sum(dice), cap)
         economy = world.economy_of(space) or world.data.power(holder).economies[0].id
-        lost = min(damage, world.ipcs.get(economy, 0))
-        world.ipcs[economy] = world.ipcs.get(economy, 0) - lost
+        paid = min(damage, world.ipcs.get(economy, 0))
+        world.ipcs[economy] = world.ipcs.get(economy, 0) - paid
         world.extra.setdefault("dice_log", []).append(
             {"battle": space, "stage": "bombing", "side": "attacker", "dice": dice, "damage": damage}
         )
         sbr = world.extra.setdefault("bombed", {})
-        sbr[holder] = sbr.get(holder, 0) + lost
+        sbr[holder] = sbr.get(holder, 0) + paid
         world.log.append(
-            f"bombers roll {dice} over {world.space_name(space)}: {holder} loses {lost} IPCs (at most {cap})"
+            f"bombers roll {dice} over {world.space_name(space)}: {holder} loses {paid} IPCs (at most {cap})"
         )
     for u in raiders:
         u.fought = True

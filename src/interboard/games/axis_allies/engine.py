@@ -131,7 +131,7 @@ def apply(world: World, action: Action) -> None:
             raise IllegalAction(f"placing is for the placement step, not the {phase.value} step")
         _place(world, action)
     else:
-        raise IllegalAction(f"{type(action).__name__.lower()} answers a battle, not the {phase.value} step")
+        raise IllegalAction(f"'{type(action).__name__.lower()}' answers a battle, not the {phase.value} step")
 
 
 def _economy(world: World, wanted: str | None) -> str:

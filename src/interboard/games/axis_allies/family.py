@@ -57,7 +57,7 @@ class AxisAlliesFamily:
     def __init__(self) -> None:
         self._last: tuple[tuple[Any, ...], tuple[str, ...], World] | None = None
 
-    cli = None
+    cli = "interboard.games.axis_allies.cli"
 
     def variants(self) -> list[VariantInfo]:
         return [

@@ -129,7 +129,9 @@ def volleys(
                 continue
             if ut.has("submarine"):
                 sea_values.append(value)
-            elif ut.is_air and not ctx.land and ctx.air_needs_destroyer and not _has_destroyer(table, shooters):
+            elif (
+                ut.is_air and not ctx.land and ctx.air_needs_destroyer and not _has_destroyer(table, shooters)
+            ):
                 air_values.append(value)
             else:
                 any_values.append(value)
