@@ -207,3 +207,36 @@ def test_no_kamikaze_is_asked_outside_the_zones_or_without_tokens() -> None:
     )  # fmt: skip
     state, _ = play(state, "USA", [])
     assert FAMILY.pending(state).kind == "turn"
+
+
+def test_defending_submarines_may_submerge() -> None:
+    for seed in range(1, 40):
+        state = game(
+            power="UK", phase="combat_move", seed=seed,
+            units=["UK 1 destroyer North Sea", "GERMANY 2 submarine Danish Sea",
+                   "GERMANY 1 transport Danish Sea"],
+        )  # fmt: skip
+        state, _ = play(state, "UK", ["move 1 destroyer from North Sea to Danish Sea"])
+        for _ in range(6):
+            pending = FAMILY.pending(state)
+            if pending.kind != "decision":
+                break
+            if "GERMANY" in pending.seats and "submerge" in pending.prompts["GERMANY"]:
+                assert set(FAMILY.legal(state, "GERMANY", []).actions) == {"press on", "submerge"}
+                done = FAMILY.process(state, {"GERMANY": ["submerge"], "UK": ["press on"]})
+                subs = [u for u in done.state["units"] if u["t"] == "submarine"]
+                assert subs and all(u.get("sub") for u in subs)
+                assert any("the defending submarines submerge" in str(r.get("message")) for r in done.results)
+                return
+            seat = pending.seats[0]
+            state, _ = play(state, seat, [FAMILY.legal(state, seat, []).actions[0]])
+    raise AssertionError("no seed left the defender's submarines to choose")
+
+
+def test_submerged_submarines_surface_at_their_owners_turn() -> None:
+    state = game(power="GERMANY", phase="purchase", units=["GERMANY 1 submarine Danish Sea"])
+    state["units"][0]["sub"] = True
+    state["turn"] = 3  # the USA's turn ends; Germany's begins
+    state["phase"] = "place"
+    state, _ = play(state, "USA", [])
+    assert not state["units"][0].get("sub")

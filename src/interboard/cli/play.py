@@ -80,9 +80,12 @@ def generic(
         done = match.play(submissions)
         played += 1
         for result in done.results:
-            if result.get("power") in robots and quiet:
+            who, order, message = result.get("power", ""), result.get("order", ""), result.get("message", "")
+            if quiet and (who in robots or not who):
                 continue
-            typer.echo(f"{result.get('power', '')}: {result.get('order', '')}: {result.get('message', '')}")
+            shown = ": ".join(str(x) for x in (who, order, message) if x)
+            if shown:
+                typer.echo(shown)
         if save_to:
             save(match, save_to)
     winners = fam.winners(match.state)

@@ -266,13 +266,18 @@ def _step(world: World) -> None:
         if _over(world, a, d):
             return
         options = retreats(world)
-        if options:
-            b["stage"] = "choice"
-            b["asked"] = {
-                b["attacker"]: f"press on, or retreat to {' or '.join(world.space_name(s) for s in options)}"
-            }
-        else:
-            b["stage"] = "round"
+        asked: dict[str, str] = {}
+        if options or _has_subs(world, a):
+            choice = ["press on"]
+            choice += [f"retreat to {' or '.join(world.space_name(s) for s in options)}"] if options else []
+            choice += ["submerge your submarines"] if _has_subs(world, a) else []
+            asked[b["attacker"]] = ", or ".join(choice)
+        if _has_subs(world, d):
+            chooser = _defender_power(world, d)
+            b["defender_chooser"] = chooser
+            asked[chooser] = "keep your submarines fighting (press on), or submerge them"
+        b["stage"] = "choice" if asked else "round"
+        b["asked"] = asked
 
 
 def _fire(world: World, stage: str) -> dict[str, dict[str, int]]:
@@ -353,6 +358,10 @@ def _ask_casualties(world: World, hits: dict[str, dict[str, int]], stage: str) -
         b.setdefault("sides", {})[chooser] = side
     if not b["asked"]:
         b["hits"] = {}
+
+
+def _has_subs(world: World, units: list[Unit]) -> bool:
+    return any(world.unit_type(u).has("submarine") for u in units)
 
 
 def _defender_power(world: World, units: list[Unit]) -> str:
@@ -462,6 +471,14 @@ def decide(world: World, seat: str, action: Action) -> None:
         raise IllegalAction(f"the battle in {world.space_name(b['at'])} asks nothing of {seat}")
     power = powers[0]
     if b["stage"] == "choice":
+        if power != b["attacker"]:
+            if isinstance(action, PressOn):
+                b["answers"][power] = {"press": True}
+            elif isinstance(action, Submerge):
+                b["answers"][power] = {"submerge": True}
+            else:
+                raise IllegalAction("the defender keeps its submarines fighting (press on) or submerges them")
+            return
         if isinstance(action, PressOn):
             b["answers"][power] = {"press": True}
         elif isinstance(action, Retreat):
@@ -505,7 +522,13 @@ def resume(world: World) -> None:
                 decide(world, power, action)
     if b["stage"] == "choice":
         answer = b["answers"].get(b["attacker"], {"press": True})
+        defence = b["answers"].get(b.get("defender_chooser", ""), {"press": True})
         b["asked"], b["answers"] = {}, {}
+        if "submerge" in defence:
+            for u in defenders(world):
+                if world.unit_type(u).has("submarine"):
+                    u.submerged = True
+            world.log.append(f"the defending submarines submerge in {world.space_name(b['at'])}")
         if "retreat" in answer:
             for u in attackers(world):
                 if u.id not in set(world.extra.get("amphibious", {}).get(b["at"], [])):
@@ -515,7 +538,7 @@ def resume(world: World) -> None:
                 f"{world.space_name(answer['retreat'])}"
             )
             if not _over(world, attackers(world), defenders(world)):
-                world.battle = None  # the defender holds; the units landed from the sea fight on alone
+                b["stage"] = "round"  # the units landed from the sea fight on alone
             return
         if "submerge" in answer:
             for u in attackers(world):
@@ -593,8 +616,11 @@ def choices(world: World, seat: str) -> list[str]:
             continue
         if b["stage"] == "choice":
             out.append("press on")
-            out.extend(f"retreat to {world.space_name(s)}" for s in retreats(world))
-            if any(world.unit_type(u).has("submarine") for u in attackers(world)):
+            if power == b["attacker"]:
+                out.extend(f"retreat to {world.space_name(s)}" for s in retreats(world))
+                if _has_subs(world, attackers(world)):
+                    out.append("submerge")
+            elif _has_subs(world, defenders(world)):
                 out.append("submerge")
             continue
         side = b["sides"][power]
