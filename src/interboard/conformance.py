@@ -7,7 +7,8 @@ alone and checks, step by step, what every generic part of interboard relies on:
 * every action the family offers as legal is accepted by its check, and a malformed one is refused
   with a message;
 * results name their seat, action, outcome and message; a decision point's name never repeats;
-* the game is deterministic: the same seed and the same submissions give the same states;
+* the game is deterministic: the same seed and the same submissions give the same states, and no
+  call changes the state it is given;
 * its record saves and loads mid-game and at the end, and replays to the same state;
 * every position (the start and each one played from, with its orders and results) draws as SVG.
 
@@ -105,6 +106,8 @@ def check_variant(variant: str, seed: int = 1, max_steps: int = 80, draw_every: 
             raise _fail(v, where, f"kind {pending.kind!r} is not one of {fam.phase_kinds}")
         if not set(pending.seats) <= set(seats):
             raise _fail(v, where, f"seats {pending.seats} are not the game's")
+        previous = match.state
+        snapshot = _json(previous, v, where)
         submissions = {}
         for seat in pending.seats:
             actions = random_submission(fam, match.state, seat, rng)
@@ -120,6 +123,8 @@ def check_variant(variant: str, seed: int = 1, max_steps: int = 80, draw_every: 
             submissions[seat] = actions
             report.actions += len(actions)
         done = match.play(submissions)
+        if _json(previous, v, where) != snapshot:
+            raise _fail(v, where, "checking, listing or processing actions changed the state it was given")
         _json(done.state, v, f"{where}: state after it")
         for result in done.results:
             missing = [k for k in ("power", "order", "succeeded") if k not in result]

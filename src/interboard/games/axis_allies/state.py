@@ -230,12 +230,12 @@ class World:
             "next_id": self.next_id,
             "bought": {e: dict(b) for e, b in self.bought.items() if b},
             "battles": list(self.battles),
-            "battle": self.battle,
+            "battle": copy.deepcopy(self.battle),
             "convoys": dict(self.convoys),
             "captured_capitals": dict(self.captured_capitals),
             "winner": self.winner,
             "steps": self.steps,
-            "extra": self.extra,
+            "extra": copy.deepcopy(self.extra),
         }
 
     @classmethod
@@ -255,12 +255,12 @@ class World:
             next_id=int(d["next_id"]),
             bought={e: {t: int(n) for t, n in b.items()} for e, b in d.get("bought", {}).items()},
             battles=list(d.get("battles", [])),
-            battle=d.get("battle"),
+            battle=copy.deepcopy(d.get("battle")),  # the world changes them; the stored state must not
             convoys=dict(d.get("convoys", {})),
             captured_capitals={k: int(v) for k, v in d.get("captured_capitals", {}).items()},
             winner=d.get("winner"),
             steps=int(d.get("steps", 0)),
-            extra=dict(d.get("extra", {})),
+            extra=copy.deepcopy(d.get("extra", {})),
         )
 
 
