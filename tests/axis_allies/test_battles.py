@@ -240,3 +240,32 @@ def test_submerged_submarines_surface_at_their_owners_turn() -> None:
     state["phase"] = "place"
     state, _ = play(state, "USA", [])
     assert not state["units"][0].get("sub")
+
+
+def test_an_amphibious_assault_waits_on_the_sea_battle() -> None:
+    landed = stayed = 0
+    for seed in range(1, 25):
+        state = game(
+            power="UK", phase="combat_move", seed=seed,
+            units=["UK 1 transport English Channel", "UK 2 infantry English Channel",
+                   "UK 1 destroyer English Channel", "GERMANY 1 destroyer English Channel",
+                   "GERMANY 1 infantry France"],
+        )  # fmt: skip
+        state, results = play(state, "UK", ["move 2 infantry from English Channel to France"])
+        for _ in range(12):
+            pending = FAMILY.pending(state)
+            if pending.kind != "decision":
+                break
+            done = FAMILY.process(state, {})  # every choice at its default: press on, cheapest losses
+            state, results = done.state, results + done.results
+        battles = [str(r["message"]) for r in results if str(r.get("message", "")).startswith("battle in")]
+        assert battles[0].startswith("battle in English Channel")  # the sea battle comes first
+        german_ships = [u for u in state["units"] if u["p"] == "GERMANY" and u["t"] == "destroyer"]
+        uk_in_france = [u for u in state["units"] if u["p"] == "UK" and u["at"] == "FRANCE"]
+        messages = " | ".join(str(r.get("message")) for r in results)
+        if german_ships:
+            assert not uk_in_france and "lands in France" not in messages
+            stayed += 1
+        elif "lands in France" in messages:
+            landed += 1
+    assert landed and stayed  # both outcomes were seen over the seeds

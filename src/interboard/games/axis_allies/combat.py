@@ -51,7 +51,10 @@ def begin_combat(world: World) -> None:
             land.append(space)
         elif hostile_land(world, space, power) and any(world.unit_type(u).is_land for u in mine):
             take_territory(world, space, power)  # an empty enemy territory falls without a fight
-    world.battles = sea + land + sorted(raids)
+    for _, _, target in world.extra.get("landings", []):
+        if target not in land and target not in raids:
+            land.append(target)  # an assault waiting on its sea battle
+    world.battles = sea + sorted(land) + sorted(raids)
     world.battle = None
     targets = kamikaze_targets(world)
     if targets:
@@ -165,11 +168,51 @@ def advance(world: World) -> bool:
         if world.battle is None:
             if not world.battles:
                 return False
-            _open(world, world.battles.pop(0))
+            space = world.battles.pop(0)
+            if _land_waiting(world, space):
+                _open(world, space)
             continue
         if world.battle.get("asked"):
             return True
         _step(world)
+
+
+def _land_waiting(world: World, space: str) -> bool:
+    """Land the units whose assault on ``space`` waited on a sea battle, if their transports are
+    still there and no enemy warship is; then say whether ``space`` is fought for (an enemy territory
+    with no defender falls at once)."""
+    from .moves import may_unload_from
+
+    waiting = [x for x in world.extra.get("landings", []) if x[2] == space]
+    for uid, sea, _ in waiting:
+        unit = world.units.get(uid)
+        if unit is None or unit.aboard is None or unit.at != sea:
+            continue  # lost with its transport, or carried away in a retreat
+        if not may_unload_from(world, sea, unit.owner):
+            world.log.append(
+                f"{unit.owner}'s {world.unit_type(unit).name} cannot land in {world.space_name(space)}: "
+                f"enemy warships remain in {world.space_name(sea)}"
+            )
+            continue
+        unit.aboard, unit.at = None, space
+        world.extra.setdefault("amphibious", {}).setdefault(space, []).append(uid)
+        world.log.append(
+            f"{unit.owner}'s {world.unit_type(unit).name} lands in {world.space_name(space)} "
+            f"from {world.space_name(sea)}"
+        )
+    if space in world.extra.get("raids", {}) or world.is_sea(space):
+        return True
+    power = world.power
+    mine = [u for u in world.at(space) if u.owner == power and u.aboard is None]
+    if not mine:
+        return False
+    enemies = world.combatants(world.enemy_units(space, power))
+    aa = any(world.unit_type(u).has("anti_aircraft") for u in world.enemy_units(space, power))
+    if enemies or (aa and any(world.unit_type(u).is_air for u in mine)):
+        return True
+    if hostile_land(world, space, power) and any(world.unit_type(u).is_land for u in mine):
+        take_territory(world, space, power)
+    return False
 
 
 def _open(world: World, space: str) -> None:

@@ -304,11 +304,22 @@ def _board_or_land(world: World, unit: Unit, frm: str, to: str, combat_move: boo
         raise IllegalAction(f"{ut.name} in {world.space_name(frm)} is not aboard a ship")
     if is_neutral(world, to):
         raise IllegalAction(f"{world.space_name(to)} is neutral: no one enters it")
-    if not may_unload_from(world, frm, unit.owner):
-        raise IllegalAction(
-            f"enemy warships in {world.space_name(frm)}: land units cannot leave the ships there"
-        )
     hostile = hostile_land(world, to, unit.owner)
+    if not may_unload_from(world, frm, unit.owner):
+        if not (combat_move and hostile):
+            raise IllegalAction(
+                f"enemy warships in {world.space_name(frm)}: land units leave the ships there only in an "
+                "amphibious assault, after the sea battle"
+            )
+        # The landing waits on the sea battle: fought first, and won, it lands them.
+        rules.check_landing(world, frm, to)
+        world.extra.setdefault("landings", []).append([unit.id, frm, to])
+        unit.moved = movement_allowance(world, unit)
+        world.extra.setdefault("unloaded", {})[str(unit.aboard)] = True
+        transport = world.units.get(unit.aboard) if unit.aboard is not None else None
+        if transport is not None:
+            transport.moved = movement_allowance(world, transport)
+        return
     if hostile and not combat_move:
         raise IllegalAction(
             f"{world.space_name(to)} is the enemy's: landing there is an amphibious assault, in "

@@ -44,6 +44,7 @@ def on_turn_end(world: World, power: str) -> None:
             world.log.append(f"Japan has {vp} victory points: the Axis wins")
     world.extra.pop("raids", None)
     world.extra.pop("amphibious", None)
+    world.extra.pop("landings", None)
     world.extra.pop("unloaded", None)
 
 
