@@ -28,8 +28,10 @@ def test_variants_lists_every_family_and_variant() -> None:
         "classic_world",
         "aa_europe_1999",
         "aa_pacific_2001",
+        "vernian_wwi",
     ]
     assert "Global War (globalwar):" in lines
+    assert "Hex-and-counter wargames (hexwar):" in lines
     out = runner.invoke(app, ["variants", "--family", "globalwar", "--options"])
     assert "standard" not in out.output and "--option fortification=limited" in out.output
     out = runner.invoke(app, ["variants", "--family", "chess"])

@@ -13,7 +13,7 @@ from sqlalchemy import Engine
 
 import interboard.games as registry
 from interboard.conformance import check_variant
-from interboard.games import families, family, find_variant
+from interboard.games import BUILTIN, families, family, find_variant
 from interboard.games.protocol import FamilyError
 from interboard.service.games import GameService, NewGame
 
@@ -35,9 +35,9 @@ def duel(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def test_builtin_families_and_an_unknown_one() -> None:
-    assert list(families()) == ["diplomacy", "globalwar", "axis_allies"]
+    assert list(families()) == ["diplomacy", "globalwar", "axis_allies", "hexwar"] == list(BUILTIN)
     with pytest.raises(
-        FamilyError, match=r"unknown family .chess. \(families: diplomacy, globalwar, axis_allies\)"
+        FamilyError, match=r"unknown family .chess. \(families: diplomacy, globalwar, axis_allies, hexwar\)"
     ):
         family("chess")
     fam, info = find_variant("Twin-Earths-3")
@@ -46,7 +46,7 @@ def test_builtin_families_and_an_unknown_one() -> None:
 
 @pytest.mark.usefixtures("duel")
 def test_an_installed_family_is_listed_and_passes_the_conformance_suite() -> None:
-    assert list(families()) == ["diplomacy", "globalwar", "axis_allies", "duel"]
+    assert list(families()) == [*BUILTIN, "duel"]
     fam, info = find_variant("duel")
     assert fam.name == "duel" and info.seats == ("A", "B")
     report = check_variant("duel", seed=2, max_steps=200)

@@ -34,6 +34,7 @@ BUILTIN: dict[str, str] = {
     "diplomacy": "interboard.games.diplomacy.family:FAMILY",
     "globalwar": "interboard.games.globalwar.family:FAMILY",
     "axis_allies": "interboard.games.axis_allies.family:FAMILY",
+    "hexwar": "interboard.games.hexwar.family:FAMILY",
 }
 """Family name -> ``module:attribute`` of its protocol object."""
 

@@ -1,0 +1,110 @@
+"""Action texts of the hex wargame family, parsed into typed actions and printed back.
+
+setup GE-C40 E0214          a set-up rule's placement
+place FR-C20 W6720          a new unit into play
+withdraw BR-C03             a British unit off England to the available box
+move GE-C01 W4805           a unit to a hex it can reach (the cheapest path is taken)
+hold GE-C01                 the unit stays (lets a submission say so)
+attack W4907 with GE-C05,GE-C06
+retreat W5008               the defender's retreat hex
+advance GE-C05,GE-C06       into the hex emptied by the attack
+stay                        no advance
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .gamedata import GameData
+
+
+class ActionSyntaxError(ValueError):
+    """An action text that cannot be read; the message says what was expected."""
+
+
+@dataclass(frozen=True)
+class Action:
+    verb: str
+    units: tuple[str, ...] = ()
+    hex: str = ""
+
+    def text(self) -> str:
+        units = ",".join(self.units)
+        if self.verb in ("setup", "place", "move"):
+            return f"{self.verb} {units} {self.hex}"
+        if self.verb in ("withdraw", "hold", "advance"):
+            return f"{self.verb} {units}"
+        if self.verb == "attack":
+            return f"attack {self.hex} with {units}"
+        if self.verb == "retreat":
+            return f"retreat {self.hex}"
+        return self.verb
+
+
+USAGE = {
+    "setup": "setup UNIT HEX",
+    "place": "place UNIT HEX",
+    "move": "move UNIT HEX",
+    "withdraw": "withdraw UNIT",
+    "hold": "hold UNIT",
+    "attack": "attack HEX with UNIT,UNIT,...",
+    "retreat": "retreat HEX",
+    "advance": "advance UNIT,UNIT,...",
+    "stay": "stay",
+}
+
+
+def _unit(data: GameData, text: str) -> str:
+    uid = text.strip().upper()
+    if uid not in data.counter_by_id:
+        raise ActionSyntaxError(f"{text.strip()!r} is not a counter of this game (ids look like GE-C01)")
+    return uid
+
+
+def _hex(data: GameData, text: str) -> str:
+    hid = text.strip().upper()
+    if hid not in data.geography.by_id:
+        prefixes = "/".join(m.grid.prefix for m in data.geography.maps)
+        raise ActionSyntaxError(
+            f"{text.strip()!r} is not a hex of the maps (hex ids look like {prefixes}CCRR)"
+        )
+    return hid
+
+
+def parse_action(data: GameData, text: str) -> Action:
+    words = text.split()
+    if not words:
+        raise ActionSyntaxError("empty action")
+    verb = words[0].lower()
+    if verb not in USAGE:
+        raise ActionSyntaxError(f"unknown action {words[0]!r} (actions: {', '.join(USAGE)})")
+    rest = words[1:]
+
+    def usage() -> ActionSyntaxError:
+        return ActionSyntaxError(f"{text.strip()!r}: write {USAGE[verb]}")
+
+    if verb in ("setup", "place", "move"):
+        if len(rest) != 2:
+            raise usage()
+        return Action(verb, (_unit(data, rest[0]),), _hex(data, rest[1]))
+    if verb in ("withdraw", "hold"):
+        if len(rest) != 1:
+            raise usage()
+        return Action(verb, (_unit(data, rest[0]),))
+    if verb == "attack":
+        if len(rest) < 3 or rest[1].lower() != "with":
+            raise usage()
+        units = tuple(_unit(data, u) for u in "".join(rest[2:]).split(",") if u)
+        return Action(verb, units, _hex(data, rest[0]))
+    if verb == "retreat":
+        if len(rest) != 1:
+            raise usage()
+        return Action(verb, (), _hex(data, rest[0]))
+    if verb == "advance":
+        units = tuple(_unit(data, u) for u in "".join(rest).split(",") if u)
+        if not units:
+            raise usage()
+        return Action(verb, units)
+    if rest:
+        raise usage()
+    return Action(verb)

@@ -1,0 +1,297 @@
+"""The turn structure: set-up, strategic turns, operational turns, and each side's sequence of play.
+
+A game is a series of decision points. The set-up asks both sides at once; then each player-turn
+walks its side's sequence: New Units (a decision), the air phases (hooks the Vernian inventions
+fill; passed over while no hook is registered), Movement (a decision), Bombardment (a hook), Combat
+(one decision an attack, with the defender's retreat and the attacker's advance as decisions of
+their own), Attrition (dice, no decision). A strategic turn begins with its arrivals and the tunnel;
+the game ends at the start of the data's last strategic turn, or the instant a side wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from . import combat, movement, rules, supply
+from .actions import Action
+from .state import AVAILABLE, GONE, MAP, Unit, World
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse now; the message says why."""
+
+
+PhaseHook = Callable[[World], None]
+AUTOMATIC: dict[str, PhaseHook] = {}
+"""Phases that run without a decision, by name (attrition here; bombardment and the air phases
+come with the Vernian inventions)."""
+DECIDED = ("new_units", "movement", "combat")
+"""Phases that ask the phasing side."""
+STRATEGIC_HOOKS: list[PhaseHook] = []
+"""Run at the start of each strategic turn after the arrivals (the inventions' rolls)."""
+OPERATIONAL_HOOKS: list[PhaseHook] = []
+"""Run at the start of each operational turn, before anything else (storms)."""
+
+
+def seat_of(world: World) -> str:
+    """The seat that must act now."""
+    if world.decision is not None:
+        return str(world.decision["seat"])
+    return world.side
+
+
+# ---------------------------------------------------------------------- start and flow
+def begin_play(world: World) -> None:
+    """After the set-up: the tunnel's stacks go on the track and strategic turn A begins."""
+    world.stage = "play"
+    world.tunnel_stacks = rules.tunnel_stacks(world)
+    rules.check_tunnel(world)
+    rules.check_victory(world)
+    begin_strategic_turn(world)
+
+
+def begin_strategic_turn(world: World) -> None:
+    data = world.data
+    if world.turn_letter == data.end_turn:
+        world.stage = "over"
+        world.result = f"a negotiated peace at the start of turn {data.end_turn}: a draw"
+        world.say(world.result)
+        return
+    world.say(f"strategic turn {world.turn_letter}")
+    rules.strategic_arrivals(world)
+    for hook in STRATEGIC_HOOKS:
+        hook(world)
+    begin_operational_turn(world)
+
+
+def begin_operational_turn(world: World) -> None:
+    world.player = 0
+    world.phase = 0
+    for hook in OPERATIONAL_HOOKS:
+        hook(world)
+    enter_phase(world)
+
+
+def enter_phase(world: World) -> None:
+    world.moved = []
+    world.attacked = []
+    world.cleared = []
+    world.extra.pop("last_attackers", None)
+
+
+def next_phase(world: World) -> None:
+    """Move to the next phase of the sequence (next side, next operational or strategic turn)."""
+    data = world.data
+    world.phase += 1
+    if world.phase >= len(data.sequence[world.side]):
+        world.phase = 0
+        world.player += 1
+        if world.player >= len(data.sides):
+            world.player = 0
+            world.operational += 1
+            if world.operational > data.operational_turns:
+                world.operational = 1
+                world.strategic += 1
+                enter_phase(world)
+                begin_strategic_turn(world)
+                return
+            begin_operational_turn(world)
+            return
+    enter_phase(world)
+
+
+def needs_decision(world: World) -> bool:
+    if world.stage != "play":
+        return world.stage == "setup"
+    if world.decision is not None:
+        return True
+    name = world.phase_name
+    if name == "new_units":
+        return any(u.where == AVAILABLE and world.side_of(u) == world.side for u in world.units.values()) or (
+            world.operational == 1
+            and any(
+                rules.may_withdraw(world, u) is None for u in world.on_map() if world.side_of(u) == world.side
+            )
+        )
+    if name == "movement":
+        return any(
+            world.side_of(u) == world.side and movement.allowance(world, u) > 0 for u in world.on_map()
+        )
+    if name == "combat":
+        return bool(combat.targets(world))
+    return False
+
+
+def run_on(world: World) -> None:
+    """Play every phase that needs no decision, until one does or the game ends."""
+    guard = 0
+    while world.stage == "play" and not needs_decision(world):
+        guard += 1
+        if guard > 10_000:
+            raise RuntimeError("the turn sequence does not advance")
+        hook = AUTOMATIC.get(world.phase_name)
+        if hook is not None:
+            hook(world)
+            if world.stage != "play":
+                return
+        next_phase(world)
+
+
+def finish_step(world: World) -> None:
+    """After a decision point of the phasing side: a New Units or Movement submission ends its phase;
+    a combat submission with no attack ends the combat phase."""
+    if world.stage != "play" or world.decision is not None:
+        return
+    attacked = world.extra.pop("attacked_now", False)
+    if world.phase_name in ("new_units", "movement") or (world.phase_name == "combat" and not attacked):
+        next_phase(world)
+
+
+# ---------------------------------------------------------------------- attrition
+def attrition(world: World) -> None:
+    """Each stack of the phasing side out of supply rolls a die: at or under its number of units, it
+    loses a step."""
+    states = supply.unit_states(world)
+    stacks: dict[int, list[str]] = {}
+    for uid, state in states.items():
+        unit = world.units[uid]
+        if state == supply.OUT and world.side_of(unit) == world.side and unit.hex is not None:
+            stacks.setdefault(unit.hex, []).append(uid)
+    geo = world.data.geography
+    for cell in sorted(stacks, key=lambda c: geo.hexes[c].id):
+        units = [world.units[u] for u in stacks[cell]]
+        die = world.roll(f"attrition in {geo.hexes[cell].id} ({len(units)} units)")
+        if die <= len(units):
+            world.say(f"attrition in {geo.hexes[cell].id}: die {die}, a step lost")
+            combat.take_losses(world, units, 1, 1)
+        else:
+            world.say(f"attrition in {geo.hexes[cell].id}: die {die}, no loss")
+    after_change(world)
+
+
+AUTOMATIC["attrition"] = attrition
+
+
+def after_change(world: World) -> None:
+    rules.check_tunnel(world)
+    rules.check_victory(world)
+
+
+# ---------------------------------------------------------------------- applying actions
+def apply(world: World, seat: str, action: Action) -> None:
+    """Play one action of ``seat`` on ``world``, or raise :class:`IllegalAction` saying why not."""
+    try:
+        _apply(world, seat, action)
+    except (movement.MoveError, combat.CombatError, rules.PlacementError) as exc:
+        raise IllegalAction(str(exc)) from None
+
+
+def _unit(world: World, uid: str, seat: str) -> Unit:
+    unit = world.units[uid]
+    if world.side_of(unit) != seat:
+        raise IllegalAction(f"{uid} is not {seat}'s")
+    return unit
+
+
+def _apply(world: World, seat: str, action: Action) -> None:
+    geo = world.data.geography
+    if world.stage == "over":
+        raise IllegalAction("the game is over")
+    if world.stage == "setup":
+        if action.verb != "setup":
+            raise IllegalAction(f"the game is being set up: write {'setup UNIT HEX'!r}")
+        rules.setup_place(world, _unit(world, action.units[0], seat), geo.hex(action.hex).index)
+        return
+    if world.decision is not None:
+        kind = world.decision["kind"]
+        if seat != world.decision["seat"]:
+            raise IllegalAction(f"{world.decision['seat']} must decide a {kind} now, not {seat}")
+        if kind == "retreat":
+            if action.verb != "retreat":
+                raise IllegalAction(
+                    f"pick a retreat hex: retreat HEX (one of {', '.join(world.decision['options'])})"
+                )
+            if action.hex not in world.decision["options"]:
+                raise IllegalAction(
+                    f"the defenders of {world.decision['hex']} cannot retreat to {action.hex} "
+                    f"(they may go to {', '.join(world.decision['options'])})"
+                )
+            combat.retreat(world, geo.hex(world.decision["hex"]).index, geo.hex(action.hex).index)
+        else:
+            if action.verb == "stay":
+                world.decision = None
+            elif action.verb == "advance":
+                combat.advance(world, list(action.units))
+            else:
+                raise IllegalAction("advance UNIT,... into the emptied hex, or stay")
+        after_change(world)
+        return
+    if seat != world.side:
+        raise IllegalAction(f"it is {world.side}'s {world.phase_name.replace('_', ' ')} phase, not {seat}'s")
+    phase = world.phase_name
+    if phase == "new_units":
+        if action.verb == "place":
+            rules.place(world, _unit(world, action.units[0], seat), geo.hex(action.hex).index)
+        elif action.verb == "withdraw":
+            unit = _unit(world, action.units[0], seat)
+            reason = rules.may_withdraw(world, unit)
+            if reason:
+                raise IllegalAction(reason)
+            unit.where, unit.hex = AVAILABLE, None
+            world.say(f"{unit.id} leaves England for the available box")
+        else:
+            raise IllegalAction("in the New Units phase: place UNIT HEX, or withdraw UNIT")
+    elif phase == "movement":
+        if action.verb == "hold":
+            unit = _unit(world, action.units[0], seat)
+            if unit.id in world.moved:
+                raise IllegalAction(f"{unit.id} has already moved this phase")
+            world.moved.append(unit.id)
+            return
+        if action.verb != "move":
+            raise IllegalAction("in the Movement phase: move UNIT HEX, or hold UNIT")
+        movement.move(world, _unit(world, action.units[0], seat), geo.hex(action.hex).index)
+    elif phase == "combat":
+        if action.verb != "attack":
+            raise IllegalAction("in the Combat phase: attack HEX with UNIT,UNIT,...")
+        if world.extra.get("attacked_now"):
+            raise IllegalAction("one attack a submission: its die is rolled before the next is chosen")
+        cell = geo.hex(action.hex).index
+        attackers = [_unit(world, u, seat) for u in action.units]
+        combat.check_attack(world, cell, attackers)
+        world.extra["attacked_now"] = True
+        combat.resolve(world, cell, attackers)
+    else:
+        raise IllegalAction(f"nothing to do in the {phase.replace('_', ' ')} phase")
+    after_change(world)
+
+
+def finish_setup(world: World, side: str) -> None:
+    """Place by rule whatever the side left unplaced (its deadline passed, or it stopped early)."""
+    for unit in rules.setup_units(world, side):
+        options = rules.setup_hexes(world, unit)
+        if options:
+            rules.setup_place(world, unit, options[0])
+        else:
+            unit.where = GONE
+            world.say(f"{unit.id} finds no set-up hex and is left out")
+
+
+def default_retreat(world: World) -> str:
+    """The defender's retreat when it does not choose: the first hex not next to an enemy, else the
+    first."""
+    assert world.decision is not None
+    geo = world.data.geography
+    side = world.decision["seat"]
+    enemy = supply.ground_masks(world)[world.data.enemy(side)]
+    zone = supply.zones(world, enemy)
+    for hid in world.decision["options"]:
+        if not (zone >> geo.hex(hid).index) & 1:
+            return f"retreat {hid}"
+    return f"retreat {world.decision['options'][0]}"
+
+
+def units_on_map(world: World, side: str) -> list[Unit]:
+    return sorted(
+        (u for u in world.units.values() if u.where == MAP and world.side_of(u) == side), key=lambda u: u.id
+    )

@@ -1,0 +1,86 @@
+"""The legal next actions of the seat to act, as texts.
+
+A submission of many orders (a set-up, the new units, the movement phase) is offered as a form filled
+in counter order: the next counter's legal orders, or to leave it be; any other order of the same
+orders is accepted by the check too. A combat decision point offers each attack with every unit
+that may join it (a smaller attacking force is legal as well).
+"""
+
+from __future__ import annotations
+
+from . import combat, movement, rules, supply
+from .engine import default_retreat
+from .state import AVAILABLE, MAP, SETUP, World
+
+
+def legal_actions(world: World, seat: str, chosen: int) -> tuple[list[str], bool]:
+    """(the next actions, may the submission end here)."""
+    geo = world.data.geography
+    if world.stage == "over":
+        return [], True
+    if world.stage == "setup":
+        units = rules.setup_units(world, seat)
+        for unit in units:
+            options = rules.setup_hexes(world, unit)
+            if options:
+                return [f"setup {unit.id} {geo.hexes[c].id}" for c in options], True
+        return [], True
+    if world.decision is not None:
+        d = world.decision
+        if d["seat"] != seat:
+            return [], True
+        if d["kind"] == "retreat":
+            return [f"retreat {h}" for h in d["options"]], False
+        singles = [f"advance {u}" for u in d["units"]]
+        every = [f"advance {','.join(d['units'])}"] if len(d["units"]) > 1 else []
+        return [*every, *singles, "stay"], False
+    if seat != world.side:
+        return [], True
+    phase = world.phase_name
+    if phase == "new_units":
+        out = []
+        maps = supply.supply_maps(world)
+        for unit in sorted(world.units.values(), key=lambda u: u.id):
+            if unit.where == AVAILABLE and world.side_of(unit) == seat:
+                options = rules.placement_hexes(world, unit, maps)
+                if options:
+                    out = [f"place {unit.id} {geo.hexes[c].id}" for c in options]
+                    break
+        if world.operational == 1:
+            out += [
+                f"withdraw {u.id}"
+                for u in world.on_map()
+                if world.side_of(u) == seat and rules.may_withdraw(world, u) is None
+            ]
+        return out, True
+    if phase == "movement":
+        maps = supply.supply_maps(world)
+        for unit in sorted(world.on_map(), key=lambda u: u.id):
+            if world.side_of(unit) != seat or unit.id in world.moved or movement.allowance(world, unit) <= 0:
+                continue
+            options = movement.destinations(world, unit, maps)
+            if options:
+                return [f"move {unit.id} {geo.hexes[c].id}" for c in options] + [f"hold {unit.id}"], True
+        return [], True
+    if phase == "combat":
+        if chosen or world.extra.get("attacked_now"):
+            return [], True
+        return [
+            f"attack {geo.hexes[c].id} with {','.join(u.id for u in combat.attackers_for(world, c))}"
+            for c in combat.targets(world)
+        ], True
+    return [], True
+
+
+def defaults(world: World, seat: str) -> list[str]:
+    """What a seat that does not answer a decision asked of it does."""
+    if world.decision is not None and world.decision["seat"] == seat:
+        return [default_retreat(world)] if world.decision["kind"] == "retreat" else ["stay"]
+    return []
+
+
+def setup_left(world: World, seat: str) -> bool:
+    return any(u.where == SETUP and world.side_of(u) == seat for u in world.units.values())
+
+
+__all__ = ["MAP", "defaults", "legal_actions", "setup_left"]
