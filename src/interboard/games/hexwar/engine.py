@@ -268,8 +268,12 @@ def _apply(world: World, seat: str, action: Action) -> None:
 
 def finish_setup(world: World, side: str) -> None:
     """Place by rule whatever the side left unplaced (its deadline passed, or it stopped early)."""
+    tunnel_hex = rules.dover(world)
     for unit in rules.setup_units(world, side):
         options = rules.setup_hexes(world, unit)
+        if tunnel_hex in options and unit.kind == "infantry":
+            options.remove(tunnel_hex)  # the tunnel's garrison first, so that it stays open
+            options.insert(0, tunnel_hex)
         if options:
             rules.setup_place(world, unit, options[0])
         else:

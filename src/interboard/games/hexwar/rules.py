@@ -127,7 +127,7 @@ def tunnel_arrival(world: World) -> None:
     excess: list[str] = []
     for uid in stack:
         unit = world.units[uid]
-        if not excess and stack_fits(world, side, cell, [unit]) is None:
+        if stack_fits(world, side, cell, [unit]) is None:
             unit.where, unit.hex = MAP, cell
             placed.append(uid)
         else:

@@ -1,0 +1,166 @@
+"""The hex wargame as a whole: supply against its naive reference on random positions, whole seeded
+games played to their end, records that replay, local play from the command line, the drawing."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from interboard.bots.random_player import random_submission
+from interboard.cli.main import app
+from interboard.games.hexwar import supply
+from interboard.games.hexwar.family import FAMILY
+from interboard.games.hexwar.gamedata import game_data
+from interboard.games.hexwar.rules import tunnel_stacks, update_control
+from interboard.games.hexwar.state import MAP, POOL, World, new_world
+from interboard.games.record import Match, load, replay, save
+
+DATA = game_data("vernian_wwi")
+PASSABLE = list(DATA.geography.bitboard.bits(DATA.passable))
+GROUND = [c.id for c in DATA.counters if c.type.kind != "fortress"]
+TOWNS = list(DATA.geography.bitboard.bits(DATA.towns & DATA.passable))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(GROUND), st.sampled_from(PASSABLE)), min_size=1, max_size=60),
+    st.lists(st.tuples(st.sampled_from(TOWNS), st.sampled_from(["Germany", "Allies"])), max_size=20),
+    st.booleans(),
+    st.lists(st.sampled_from(sorted(DATA.fortress_steps)), max_size=5),
+)
+def test_supply_by_bit_sets_equals_a_search_from_every_unit(
+    placed: list[tuple[str, int]], control: list[tuple[int, str]], tunnel_open: bool, razed: list[int]
+) -> None:
+    world = new_world("vernian_wwi", 1)
+    world.stage = "play"
+    for u in world.units.values():
+        u.where, u.hex = POOL, None
+    for cell, side in control:
+        world.control[cell] = side
+    for cell in razed:
+        world.fortress[cell] = 0
+    holder: dict[int, str] = {}
+    for uid, cell in placed:  # as in play, a hex holds one side's units
+        side = DATA.side_of(DATA.counter_by_id[uid].nation)
+        if holder.setdefault(cell, side) == side:
+            world.units[uid].where, world.units[uid].hex = MAP, cell
+    update_control(world)  # entering a place takes it (and razes its fortress)
+    world.tunnel_open = tunnel_open
+    assert supply.unit_states(world) == supply.naive_states(world)
+
+
+def test_supply_of_the_opening_position_matches_the_reference() -> None:
+    state = FAMILY.process(FAMILY.new_state("vernian_wwi", {}, 3), {}).state
+    world = World.from_json(state)
+    states = supply.unit_states(world)
+    assert states == supply.naive_states(world)
+    assert sum(1 for s in states.values() if s == supply.ATTACK) > 90
+
+
+def test_the_tunnel_stacks_hold_five_infantry_and_at_most_one_hq() -> None:
+    stacks = tunnel_stacks(new_world("vernian_wwi", 1))
+    assert [len(s) for s in stacks] == [6, 6, 6]
+    for stack in stacks:
+        kinds = [DATA.counter_by_id[u].type.kind for u in stack]
+        assert kinds.count("infantry") == 5 and kinds.count("hq") == 1
+    assert [DATA.counter_by_id[s[0]].code for s in stacks] == ["I", "J", "O"]
+
+
+def _play_out(seed: int, max_steps: int = 2000) -> tuple[Match, list[dict[str, Any]]]:
+    match = Match.new("vernian_wwi", {}, seed)
+    rng = random.Random(seed)
+    results: list[dict[str, Any]] = []
+    for _ in range(max_steps):
+        pending = FAMILY.pending(match.state)
+        if pending.over:
+            break
+        done = match.play({seat: random_submission(FAMILY, match.state, seat, rng) for seat in pending.seats})
+        results.extend(done.results)
+    return match, results
+
+
+def test_a_seeded_random_game_plays_to_its_end_and_its_record_replays(tmp_path: Path) -> None:
+    match, results = _play_out(5)
+    state = match.state
+    assert FAMILY.pending(state).over
+    assert state["stage"] == "over" and state["result"]
+    if state["winner"] is None:
+        assert state["turn"] == "H1" and "draw" in state["result"]
+    rolled = [d for r in results for d in r.get("dice", [])]
+    assert rolled and all(1 <= d["die"] <= 6 for d in rolled)
+    path = tmp_path / "game.json"
+    save(match, path)
+    again = load(path)
+    assert again.state == replay(match.to_json()).state
+    assert again.state == state
+
+
+def test_the_same_seed_and_submissions_give_the_same_game() -> None:
+    (a, results_a), (b, results_b) = _play_out(11, 60), _play_out(11, 60)
+    assert a.state == b.state and a.steps == b.steps and results_a == results_b
+
+
+def test_every_offered_action_is_accepted() -> None:
+    state = FAMILY.process(FAMILY.new_state("vernian_wwi", {}, 2), {}).state
+    pending = FAMILY.pending(state)
+    seat = pending.seats[0]
+    offered = FAMILY.legal(state, seat, []).actions
+    assert offered and all(a.startswith(("move ", "hold ")) for a in offered)
+    assert FAMILY.check(state, seat, list(offered[:1])) == [None]
+    refused = FAMILY.check(state, seat, ["move GE-C01 W8420"])[0]
+    assert refused is not None and "cannot reach W8420" in refused
+
+
+def test_a_missing_retreat_decision_takes_the_default() -> None:
+    world = new_world("vernian_wwi", 1)
+    world.stage = "play"
+    for u in world.units.values():
+        u.where, u.hex = POOL, None
+    geo = DATA.geography
+    for uid, hid in {"GE-C01": "W4607", "GE-C02": "W4607", "BE-C01": "W4707"}.items():
+        world.units[uid].where, world.units[uid].hex = MAP, geo.hex(hid).index
+    world.tunnel_open = False
+    world.phase = DATA.sequence["Germany"].index("combat")
+    world.decision = {
+        "kind": "retreat",
+        "seat": "Allies",
+        "hex": "W4707",
+        "units": ["BE-C01"],
+        "options": ["W4706", "W4808"],
+    }
+    world.extra["last_attackers"] = ["GE-C01", "GE-C02"]
+    state = {"variant": "vernian_wwi", **world.to_json()}
+    assert FAMILY.pending(state).seats == ("Allies",) and FAMILY.pending(state).kind == "decision"
+    done = FAMILY.process(state, {})
+    assert done.results[0]["order"] == "retreat W4808" and done.results[0]["default"] is True
+    after = World.from_json(done.state)
+    assert geo.hexes[after.units["BE-C01"].hex].id == "W4808"  # W4706 lies in the attackers' zone
+
+
+def test_interboard_play_vernian_wwi_with_bots_and_replay(tmp_path: Path) -> None:
+    runner = CliRunner()
+    saved = tmp_path / "vernian.json"
+    out = runner.invoke(
+        app, ["play", "vernian_wwi", "--bots", "all", "--max-steps", "6", "--save", str(saved), "--quiet"]
+    )
+    assert out.exit_code == 0, out.output
+    record = json.loads(saved.read_text(encoding="utf-8"))
+    assert record["variant"] == "vernian_wwi" and len(record["steps"]) == 6
+    out = runner.invoke(app, ["replay", str(saved)])
+    assert out.exit_code == 0, out.output
+    out = runner.invoke(app, ["variants", "--family", "hexwar"])
+    assert "vernian_wwi" in out.output
+
+
+def test_the_position_draws_both_maps_with_the_links() -> None:
+    state = FAMILY.process(FAMILY.new_state("vernian_wwi", {}, 1), {}).state
+    svg = FAMILY.draw("vernian_wwi", FAMILY.view(state), {}, [], "A1")
+    assert svg.startswith("<svg") and "West Front" in svg and "Southern England" in svg
+    assert "link tunnel: E0214 - MUNICH" not in svg  # a box has no place on the drawing
+    assert "link crossing: W7005 - E0214" in svg and "Calais" in svg
