@@ -168,8 +168,9 @@ def distance_to_sources(world: World, side: str, supply: SupplyMap) -> dict[int,
 
 # ---------------------------------------------------------------------- the naive reference
 def naive_states(world: World) -> dict[str, str]:
-    """The same states as :func:`unit_states`, by a breadth-first search from every unit over the hex
-    graph (sets and dicts, one search per unit and goal): the reference for tests and the benchmark."""
+    """The same states as :func:`unit_states`, the plain way: one breadth-first search from the side's
+    ultimate sources for the places joined to them, then a search from every unit over the hex graph
+    (sets and dicts) for its sources and cities. The reference for tests and the benchmark."""
     data = world.data
     geo = data.geography
     held = ground_masks(world)
@@ -217,10 +218,19 @@ def naive_states(world: World) -> dict[str, str]:
                     frontier.append((nxt, d + 1))
             return False
 
+        # The places joined to an ultimate source: one search from those sources for the side.
+        connected = set(ultimate)
+        frontier = deque(ultimate)
+        while frontier:
+            cell = frontier.popleft()
+            for nxt in geo.neighbours[cell]:
+                if nxt not in connected and not geo.all_sea(cell, nxt) and line_ok(nxt):
+                    connected.add(nxt)
+                    frontier.append(nxt)
+        sources = {s for s in places | hqs if s in connected} | ultimate
         for u in world.units.values():
             if u.where != "map" or u.hex is None or u.kind in AIR_KINDS or world.side_of(u) != side:
                 continue
-            sources = {s for s in places | hqs if line_ok(s) and search(s, ultimate, None)} | ultimate
             if search(u.hex, sources, data.attack_trace):
                 out[u.id] = ATTACK
             elif (data.towns >> u.hex) & 1 or search(u.hex, {c for c in cities if line_ok(c)}, None):
