@@ -70,6 +70,11 @@ REINFORCEMENTS = [
     ("BR", "BR-corps", "K", 3), ("BR", "BR-cav", "K", 1), ("BR", "BR-hq-1-3", "K", 1),
     ("BR", "BR-corps", "H", 2), ("BR", "BR-corps", "I", 1), ("BR", "BR-cav", "J", 1), ("BR", "BR-hq-0-3", "H", 1),
     ("BR", "BR-corps", "B", 1), ("BR", "BR-corps", "D", 1), ("BR", "BR-corps", "F", 1),
+    # The Vernian inventions on the ground: tanks (Allied from B, German from C), the armoured front
+    # buster on C, and the two lightning generators Germany may build (code V: built by a roll).
+    ("FR", "FR-tank", "B", 2), ("FR", "FR-tank", "C", 2), ("FR", "FR-tank", "D", 2), ("FR", "FR-tank", "E", 2),
+    ("FR", "FR-tank", "F", 2), ("GE", "GE-tank", "C", 2), ("GE", "GE-tank", "D", 2), ("GE", "GE-tank", "E", 2),
+    ("FR", "FR-afb", "C", 1), ("GE", "GE-generator", "V", 2),
     # The United States, from +3 on.
     ("US", "US-corps", "+3", 2), ("US", "US-hq-1-3", "+3", 1), ("US", "US-corps", "+4", 1),
     ("US", "US-corps", "+5", 2), ("US", "US-corps", "+6", 2), ("US", "US-corps", "+7", 2),
@@ -96,6 +101,10 @@ for nation, full, reduced in (
         _type(f"{nation}-hq-{guns}", "hq", 0, [[0, 1, 3]], guns=[dice, kill])
     _type(f"{nation}-fort", "fortress", 1, [[0, 4, 0]])
 _type("GE-div", "infantry", 1, [[3, 3, 4]], yellow=True, crack_side=[5, 3, 5])
+_type("FR-tank", "tank", 0, [[0, 0, 4]])
+_type("GE-tank", "tank", 0, [[0, 0, 4]])
+_type("FR-afb", "afb", 1, [[0, 0, 1]])
+_type("GE-generator", "generator", 0, [[0, 0, 0]])
 for nation in ("FR", "BR", "BE", "US"):
     del TYPES[f"{nation}-hq-2-2"]
 for nation in ("BR", "BE", "US"):
@@ -146,6 +155,9 @@ def main() -> int:
             "cavalry": "K",
             "hq": "H",
             "fortress": "F",
+            "tank": "T",
+            "afb": "A",
+            "generator": "G",
         }[kind]
         counters[f"{nation}{letter}"] = counters.get(f"{nation}{letter}", 0) + 1
         entry: dict[str, Any] = {"id": f"{nation}-{letter}{counters[f'{nation}{letter}']:02d}", "type": type_}

@@ -120,6 +120,14 @@ def check_expectations(world: World, case: dict[str, Any], log: list[str]) -> No
         assert world.units[uid].lost == lost, f"{uid} has lost {world.units[uid].lost} steps, not {lost}"
     for uid in expect.get("eliminated", []):
         assert world.units[uid].where == "eliminated", f"{uid} is {world.units[uid].where}, not eliminated"
+    for uid in expect.get("crack", []):
+        assert world.units[uid].crack, f"{uid} is not a crack unit"
+    for uid in expect.get("not_crack", []):
+        assert not world.units[uid].crack, f"{uid} is a crack unit"
+    if "cleared" in expect:
+        assert sorted(geo.hexes[c].id for c in world.cleared) == expect["cleared"], world.cleared
+    for key, value in expect.get("extra", {}).items():
+        assert world.extra.get(key) == value, f"extra {key}: {world.extra.get(key)!r}, not {value!r}"
     for uid in expect.get("available", []):
         assert world.units[uid].where == AVAILABLE, f"{uid} is {world.units[uid].where}, not available"
     if "supply" in expect:

@@ -1,14 +1,17 @@
 """Action texts of the hex wargame family, parsed into typed actions and printed back.
 
-setup GE-C40 E0214          a set-up rule's placement
-place FR-C20 W6720          a new unit into play
-withdraw BR-C03             a British unit off England to the available box
-move GE-C01 W4805           a unit to a hex it can reach (the cheapest path is taken)
-hold GE-C01                 the unit stays (lets a submission say so)
-attack W4907 with GE-C05,GE-C06
-retreat W5008               the defender's retreat hex
-advance GE-C05,GE-C06       into the hex emptied by the attack
-stay                        no advance
+setup GE-C40 E0214                  a set-up rule's placement
+place FR-C20 W6720                  a new unit into play
+withdraw BR-C03                     a British unit off England to the available box
+move GE-C01 W4805                   a unit to a hex it can reach (the cheapest path is taken)
+hold GE-C01                         the unit stays (lets a submission say so)
+bombard W4907 with GE-H02           an HQ's monstrous artillery designates its target
+attack W4907 with GE-C05,GE-C06     an attack (a tank joins with the infantry of its hex)
+retreat W5008                       the defender's retreat hex
+advance GE-C05,GE-C06               into the hex emptied by the attack
+advance GE-C05,GE-T01 then W5008    a stack with its tank goes on a second hex
+stay                                no advance
+storm W6720                         a storm marker of a weather control device
 """
 
 from __future__ import annotations
@@ -27,17 +30,21 @@ class Action:
     verb: str
     units: tuple[str, ...] = ()
     hex: str = ""
+    onward: str = ""
+    """The second hex of a tank's advance."""
 
     def text(self) -> str:
         units = ",".join(self.units)
         if self.verb in ("setup", "place", "move"):
             return f"{self.verb} {units} {self.hex}"
-        if self.verb in ("withdraw", "hold", "advance"):
+        if self.verb == "advance":
+            return f"advance {units}" + (f" then {self.onward}" if self.onward else "")
+        if self.verb in ("withdraw", "hold"):
             return f"{self.verb} {units}"
-        if self.verb == "attack":
-            return f"attack {self.hex} with {units}"
-        if self.verb == "retreat":
-            return f"retreat {self.hex}"
+        if self.verb in ("attack", "bombard"):
+            return f"{self.verb} {self.hex} with {units}"
+        if self.verb in ("retreat", "storm"):
+            return f"{self.verb} {self.hex}"
         return self.verb
 
 
@@ -48,9 +55,11 @@ USAGE = {
     "withdraw": "withdraw UNIT",
     "hold": "hold UNIT",
     "attack": "attack HEX with UNIT,UNIT,...",
+    "bombard": "bombard HEX with HQ",
     "retreat": "retreat HEX",
-    "advance": "advance UNIT,UNIT,...",
+    "advance": "advance UNIT,UNIT,... [then HEX]",
     "stay": "stay",
+    "storm": "storm HEX",
 }
 
 
@@ -91,20 +100,23 @@ def parse_action(data: GameData, text: str) -> Action:
         if len(rest) != 1:
             raise usage()
         return Action(verb, (_unit(data, rest[0]),))
-    if verb == "attack":
+    if verb in ("attack", "bombard"):
         if len(rest) < 3 or rest[1].lower() != "with":
             raise usage()
         units = tuple(_unit(data, u) for u in "".join(rest[2:]).split(",") if u)
         return Action(verb, units, _hex(data, rest[0]))
-    if verb == "retreat":
+    if verb in ("retreat", "storm"):
         if len(rest) != 1:
             raise usage()
         return Action(verb, (), _hex(data, rest[0]))
     if verb == "advance":
+        onward = ""
+        if len(rest) >= 2 and rest[-2].lower() == "then":
+            onward, rest = _hex(data, rest[-1]), rest[:-2]
         units = tuple(_unit(data, u) for u in "".join(rest).split(",") if u)
         if not units:
             raise usage()
-        return Action(verb, units)
+        return Action(verb, units, onward=onward)
     if rest:
         raise usage()
     return Action(verb)

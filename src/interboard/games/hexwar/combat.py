@@ -22,12 +22,18 @@ from typing import Any
 
 from . import supply
 from .movement import stack_fits
+from .rules import update_control
 from .state import GONE, MAP, Unit, World
 
 SHIFT_HOOKS: list[Callable[[World, int, list[Unit]], int]] = []
 """Hooks adding left shifts to an attack on a hex (storms)."""
 LOSS_HOOKS: list[Callable[[World, list[Unit], int, str], int]] = []
 """Hooks changing the steps a side loses (a tank absorbing the first hit)."""
+
+
+IMMUNE = frozenset({"tank", "afb"})
+"""Counters that never give a step: a tank goes with the last infantry step of its hex, the armoured
+front buster is immune to enemy action."""
 
 
 class CombatError(ValueError):
@@ -61,7 +67,7 @@ def defence_factor(unit: Unit, state: str) -> int:
 
 
 def defenders(world: World, cell: int, side: str) -> list[Unit]:
-    return [u for u in world.at(cell) if world.side_of(u) == side and u.kind not in supply.AIR_KINDS]
+    return [u for u in world.at(cell) if world.side_of(u) == side and u.kind not in supply.NOT_GROUND]
 
 
 def adjacent_for_ground(world: World, a: int, b: int) -> bool:
@@ -76,28 +82,53 @@ def targets(world: World) -> list[int]:
     held = supply.ground_masks(world)[enemy]
     out = []
     for cell in world.data.geography.bitboard.bits(held):
-        if cell in world.attacked or cell in world.cleared:
+        if cell in world.attacked or cell in world.cleared or unattackable(world, cell):
             continue
         if attackers_for(world, cell):
             out.append(cell)
     return sorted(out, key=lambda c: world.data.geography.hexes[c].id)
 
 
+def unattackable(world: World, cell: int) -> bool:
+    """The armoured front buster's hex cannot be attacked in normal combat."""
+    return any(u.kind == "afb" for u in world.at(cell))
+
+
 def attackers_for(world: World, cell: int) -> list[Unit]:
-    """Units of the phasing side that may join an attack on ``cell``."""
+    """Units of the phasing side that may join an attack on ``cell`` (a tank with attacking infantry
+    in its hex, unless a tank defends there)."""
     side = world.side
-    out = []
+    fighters = []
+    tanks = []
     for u in world.on_map():
         if (
-            u.hex is not None
-            and world.side_of(u) == side
-            and u.id not in world.moved
-            and u.factors()[0] > 0
-            and u.kind not in supply.AIR_KINDS
-            and adjacent_for_ground(world, u.hex, cell)
+            u.hex is None
+            or world.side_of(u) != side
+            or u.id in world.moved
+            or u.kind in supply.NOT_GROUND
+            or not adjacent_for_ground(world, u.hex, cell)
         ):
-            out.append(u)
-    return sorted(out, key=lambda u: u.id)
+            continue
+        if u.kind == "tank":
+            tanks.append(u)
+        elif u.factors()[0] > 0:
+            fighters.append(u)
+    defending_tank = any(u.kind == "tank" for u in defenders(world, cell, world.data.enemy(side)))
+    if not defending_tank:
+        beside = {u.hex for u in fighters if u.kind == "infantry"}
+        fighters += [t for t in tanks if t.hex in beside]
+    return sorted(fighters, key=lambda u: u.id)
+
+
+def doubled_by_tanks(world: World, attackers: list[Unit], states: dict[str, str]) -> list[Unit]:
+    """For each tank in an attack, the unit of its stack whose attack it doubles: the strongest
+    attacking infantry there (a stand-in for the attacker's choice)."""
+    out: list[Unit] = []
+    for tank in (u for u in attackers if u.kind == "tank"):
+        stack = [u for u in attackers if u.hex == tank.hex and u.kind == "infantry" and u not in out]
+        if stack:
+            out.append(max(stack, key=lambda u: (attack_factor(u, states[u.id]), u.id)))
+    return out
 
 
 def odds(
@@ -108,7 +139,9 @@ def odds(
     maps = maps if maps is not None else supply.supply_maps(world)
     side = world.side
     enemy = data.enemy(side)
-    attack = sum(attack_factor(u, maps[side].state(u.hex)) for u in attackers if u.hex is not None)
+    states = {u.id: maps[side].state(u.hex) for u in attackers if u.hex is not None}
+    attack = sum(attack_factor(u, states[u.id]) for u in attackers if u.hex is not None)
+    attack += sum(attack_factor(u, states[u.id]) for u in doubled_by_tanks(world, attackers, states))
     defence = sum(defence_factor(u, maps[enemy].state(cell)) for u in defenders(world, cell, enemy))
     defence += world.fortress.get(cell, 0) * data.fortress_step_defence
     h = geo.hexes[cell]
@@ -116,7 +149,8 @@ def odds(
     place = h.get("place")
     if place in data.places:
         shifts = max(shifts, int(data.places[place].get("shifts", 0)))
-    if attackers and all(u.hex is not None and geo.river(u.hex, cell) for u in attackers):
+    fighting = [u for u in attackers if u.kind != "tank"]
+    if fighting and all(u.hex is not None and geo.river(u.hex, cell) for u in fighting):
         shifts += int(data.river.get("shifts", 0))
     for hook in SHIFT_HOOKS:
         shifts += hook(world, cell, attackers)
@@ -134,6 +168,8 @@ def check_attack(world: World, cell: int, attackers: list[Unit]) -> None:
         raise CombatError(f"{name} has already been attacked this phase")
     if cell in world.cleared:
         raise CombatError(f"{name} was cleared by bombardment: no one goes near it this phase")
+    if unattackable(world, cell):
+        raise CombatError(f"{name} holds the armoured front buster: it cannot be attacked")
     enemy_fortress = world.fortress.get(cell, 0) > 0 and world.control.get(cell) == enemy
     if not defenders(world, cell, enemy) and not enemy_fortress:
         raise CombatError(f"{name} holds no enemy ground unit")
@@ -148,19 +184,26 @@ def check_attack(world: World, cell: int, attackers: list[Unit]) -> None:
         if u.id not in allowed:
             raise CombatError(
                 f"{u.id} cannot attack {name}: it must be the phasing side's, next to the hex, able to "
-                "attack, and not have attacked this phase"
+                "attack, and not have attacked this phase (a tank: with infantry, against no tank)"
+            )
+    for tank in (u for u in attackers if u.kind == "tank"):
+        if not any(u.hex == tank.hex and u.kind == "infantry" for u in attackers):
+            raise CombatError(
+                f"{tank.id} only aids infantry attacking from its hex: tanks never attack alone"
             )
 
 
 def _loss_order(units: list[Unit], factor: int) -> list[Unit]:
-    """Which unit gives the next step: the least strength lost, HQs last (the owner's choice, by rule)."""
+    """Which unit gives the next step: crack troops first when they attack, then the least strength
+    lost, HQs last (the owner's choice, by rule)."""
 
-    def cost(u: Unit) -> tuple[int, int, str]:
+    def cost(u: Unit) -> tuple[int, int, int, str]:
         now = u.factors()[factor]
         after = u.spec.type.sides[u.lost + 1][factor] if u.steps > 1 else 0
-        return (1 if u.kind == "hq" else 0, now - after, u.id)
+        popped = 0 if factor == 0 and u.crack else 1
+        return (popped, 1 if u.kind == "hq" else 0, now - after, u.id)
 
-    return sorted((u for u in units if u.where == MAP), key=cost)
+    return sorted((u for u in units if u.where == MAP and u.kind not in IMMUNE), key=cost)
 
 
 def take_losses(world: World, units: list[Unit], steps: int, factor: int, cell: int | None = None) -> int:
@@ -221,11 +264,16 @@ def resolve(world: World, cell: int, attackers: list[Unit]) -> dict[str, Any]:
     attacker_loss = result.attacker
     defender_loss = result.defender
     held = defenders(world, cell, enemy)
+    if attacker_loss and any(u.kind == "tank" for u in attackers):
+        attacker_loss -= 1
+        world.say("the attacking tank absorbs the first hit")
     for hook in LOSS_HOOKS:
         attacker_loss = hook(world, attackers, attacker_loss, "attacker")
         defender_loss = hook(world, held, defender_loss, "defender")
     take_losses(world, attackers, attacker_loss, 0)
     take_losses(world, held, defender_loss, 1, cell)
+    promote_crack(world, attackers)
+    drop_lone_tanks(world)
     survivors = defenders(world, cell, enemy)
     outcome = {
         "hex": geo.hexes[cell].id,
@@ -241,6 +289,26 @@ def resolve(world: World, cell: int, attackers: list[Unit]) -> dict[str, Any]:
             return outcome
     offer_advance(world, cell, attackers)
     return outcome
+
+
+def promote_crack(world: World, attackers: list[Unit]) -> None:
+    """After an attack with yellow-striped units in it, one survivor flips to its crack side (the
+    first by id: a stand-in for the player's choice, which can only gain)."""
+    for u in sorted(attackers, key=lambda u: u.id):
+        if u.where == MAP and u.spec.type.yellow and u.spec.type.crack_side and not u.crack:
+            u.crack = True
+            world.say(f"{u.id} joins the Order of the Pickelhaube (crack troops)")
+            return
+
+
+def drop_lone_tanks(world: World) -> None:
+    """A tank without an infantry unit of its side in its hex is destroyed."""
+    for tank in [u for u in world.on_map() if u.kind == "tank"]:
+        if not any(
+            u.kind == "infantry" and world.side_of(u) == world.side_of(tank) for u in world.at(tank.hex or -1)
+        ):
+            tank.where, tank.hex = GONE, None
+            world.say(f"{tank.id} is left without infantry and is destroyed")
 
 
 def retreat_options(world: World, cell: int, units: list[Unit], side: str) -> list[int]:
@@ -290,7 +358,7 @@ def start_retreat(world: World, cell: int, units: list[Unit], side: str) -> None
 
 def retreat(world: World, cell: int, target: int) -> None:
     geo = world.data.geography
-    movers = [u for u in world.at(cell) if world.side_of(u) != world.side and u.kind not in supply.AIR_KINDS]
+    movers = [u for u in world.at(cell) if world.side_of(u) != world.side and u.kind not in supply.NOT_GROUND]
     for u in movers:
         u.hex = target
     world.say(f"{', '.join(u.id for u in movers)} retreat to {geo.hexes[target].id}")
@@ -306,15 +374,28 @@ def offer_advance(world: World, cell: int, attackers: list[Unit]) -> None:
     able = [u for u in attackers if u.where == MAP and u.factors()[2] > 0]
     if not able:
         return
+    geo = world.data.geography
     world.decision = {
         "kind": "advance",
         "seat": world.side,
-        "hex": world.data.geography.hexes[cell].id,
+        "hex": geo.hexes[cell].id,
         "units": [u.id for u in able],
     }
+    if any(u.kind == "tank" for u in able):
+        # A stack with a tank may go on into any vacant hex next to the one it took.
+        held = supply.ground_masks(world)[enemy]
+        onward = [
+            n
+            for n in geo.neighbours[cell]
+            if n in world.data.move_cost
+            and not (held >> n) & 1
+            and n not in world.cleared
+            and not geo.all_sea(cell, n)
+        ]
+        world.decision["onward"] = sorted(geo.hexes[n].id for n in onward)
 
 
-def advance(world: World, unit_ids: list[str]) -> None:
+def advance(world: World, unit_ids: list[str], onward: str = "") -> None:
     assert world.decision is not None and world.decision["kind"] == "advance"
     geo = world.data.geography
     cell = geo.hex(world.decision["hex"]).index
@@ -328,8 +409,25 @@ def advance(world: World, unit_ids: list[str]) -> None:
     reason = stack_fits(world, world.side, cell, units)
     if reason:
         raise CombatError(reason)
+    target = cell
+    if onward:
+        if not any(u.kind == "tank" for u in units):
+            raise CombatError("only a stack advancing with its tank goes on a second hex")
+        if onward not in world.decision.get("onward", []):
+            raise CombatError(
+                f"{onward} is not a vacant hex next to {geo.hexes[cell].id} "
+                f"(the stack may go on to {', '.join(world.decision.get('onward', [])) or 'none'})"
+            )
+        target = geo.hex(onward).index
+        reason = stack_fits(world, world.side, target, units)
+        if reason:
+            raise CombatError(reason)
     for u in units:
         u.hex = cell
     world.decision = None
-    if units:
-        world.say(f"{', '.join(unit_ids)} advance into {geo.hexes[cell].id}")
+    world.say(f"{', '.join(unit_ids)} advance into {geo.hexes[cell].id}")
+    if target != cell:
+        update_control(world)  # the hex taken on the way stays taken
+        for u in units:
+            u.hex = target
+        world.say(f"{', '.join(unit_ids)} go on with their tank into {geo.hexes[target].id}")

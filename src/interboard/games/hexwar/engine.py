@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import combat, movement, rules, supply
+from . import armour, artillery, combat, inventions, movement, rules, supply
 from .actions import Action
 from .state import AVAILABLE, GONE, MAP, Unit, World
 
@@ -25,12 +25,15 @@ PhaseHook = Callable[[World], None]
 AUTOMATIC: dict[str, PhaseHook] = {}
 """Phases that run without a decision, by name (attrition here; bombardment and the air phases
 come with the Vernian inventions)."""
-DECIDED = ("new_units", "movement", "combat")
+DECIDED = ("new_units", "movement", "bombard", "combat")
 """Phases that ask the phasing side."""
-STRATEGIC_HOOKS: list[PhaseHook] = []
+STRATEGIC_HOOKS: list[PhaseHook] = [inventions.roll_for_inventions]
 """Run at the start of each strategic turn after the arrivals (the inventions' rolls)."""
-OPERATIONAL_HOOKS: list[PhaseHook] = []
+OPERATIONAL_HOOKS: list[PhaseHook] = [inventions.ask_for_storms]
 """Run at the start of each operational turn, before anything else (storms)."""
+combat.SHIFT_HOOKS.append(inventions.storm_shifts)
+movement.ENTRY_COST_HOOKS.append(inventions.storm_cost)
+assert "afb" in movement.SPECIAL_MOVERS, armour.__name__  # armour registers the buster's movement
 
 
 def seat_of(world: World) -> str:
@@ -75,8 +78,10 @@ def begin_operational_turn(world: World) -> None:
 def enter_phase(world: World) -> None:
     world.moved = []
     world.attacked = []
-    world.cleared = []
+    if world.stage != "play" or world.phase_name != "combat":
+        world.cleared = []  # a bombardment's cleared hexes last through the combat phase after it
     world.extra.pop("last_attackers", None)
+    world.extra.pop("bombards", None)
 
 
 def next_phase(world: World) -> None:
@@ -117,6 +122,8 @@ def needs_decision(world: World) -> bool:
         return any(
             world.side_of(u) == world.side and movement.allowance(world, u) > 0 for u in world.on_map()
         )
+    if name == "bombard":
+        return bool(artillery.gunners(world))
     if name == "combat":
         return bool(combat.targets(world))
     return False
@@ -143,7 +150,16 @@ def finish_step(world: World) -> None:
     if world.stage != "play" or world.decision is not None:
         return
     attacked = world.extra.pop("attacked_now", False)
-    if world.phase_name in ("new_units", "movement") or (world.phase_name == "combat" and not attacked):
+    if world.phase_name == "bombard":
+        artillery.fire(world)
+        combat.drop_lone_tanks(world)
+        after_change(world)
+    elif world.phase_name in ("new_units", "movement"):
+        combat.drop_lone_tanks(world)  # a tank must end the phase with infantry
+        after_change(world)
+    elif world.phase_name == "combat" and attacked:
+        return
+    if world.stage == "play":
         next_phase(world)
 
 
@@ -151,6 +167,7 @@ def finish_step(world: World) -> None:
 def attrition(world: World) -> None:
     """Each stack of the phasing side out of supply rolls a die: at or under its number of units, it
     loses a step."""
+    inventions.lightning(world)
     states = supply.unit_states(world)
     stacks: dict[int, list[str]] = {}
     for uid, state in states.items():
@@ -173,6 +190,11 @@ AUTOMATIC["attrition"] = attrition
 
 
 def after_change(world: World) -> None:
+    if world.stage == "play" and (
+        world.decision is not None or world.phase_name not in ("new_units", "movement")
+    ):
+        combat.drop_lone_tanks(world)  # during a move or a placement a tank may wait for its infantry
+    inventions.wreck_generators(world)
     rules.check_tunnel(world)
     rules.check_victory(world)
 
@@ -182,7 +204,7 @@ def apply(world: World, seat: str, action: Action) -> None:
     """Play one action of ``seat`` on ``world``, or raise :class:`IllegalAction` saying why not."""
     try:
         _apply(world, seat, action)
-    except (movement.MoveError, combat.CombatError, rules.PlacementError) as exc:
+    except (movement.MoveError, combat.CombatError, rules.PlacementError, artillery.BombardError) as exc:
         raise IllegalAction(str(exc)) from None
 
 
@@ -206,6 +228,11 @@ def _apply(world: World, seat: str, action: Action) -> None:
         kind = world.decision["kind"]
         if seat != world.decision["seat"]:
             raise IllegalAction(f"{world.decision['seat']} must decide a {kind} now, not {seat}")
+        if kind == "storms":
+            if action.verb != "storm":
+                raise IllegalAction("place your storm markers: storm HEX (one a hex, in France or England)")
+            inventions.place_storm(world, geo.hex(action.hex).index)
+            return
         if kind == "retreat":
             if action.verb != "retreat":
                 raise IllegalAction(
@@ -221,7 +248,7 @@ def _apply(world: World, seat: str, action: Action) -> None:
             if action.verb == "stay":
                 world.decision = None
             elif action.verb == "advance":
-                combat.advance(world, list(action.units))
+                combat.advance(world, list(action.units), action.onward)
             else:
                 raise IllegalAction("advance UNIT,... into the emptied hex, or stay")
         after_change(world)
@@ -231,7 +258,17 @@ def _apply(world: World, seat: str, action: Action) -> None:
     phase = world.phase_name
     if phase == "new_units":
         if action.verb == "place":
-            rules.place(world, _unit(world, action.units[0], seat), geo.hex(action.hex).index)
+            unit = _unit(world, action.units[0], seat)
+            cell = geo.hex(action.hex).index
+            if unit.kind == "generator":
+                if unit.where != AVAILABLE or cell not in inventions.generator_hexes(world, seat):
+                    raise IllegalAction(
+                        f"{unit.id} goes in a city of its side's country that it holds, with no generator: "
+                        f"not {action.hex}"
+                    )
+                unit.where, unit.hex = MAP, cell
+            else:
+                rules.place(world, unit, cell)
         elif action.verb == "withdraw":
             unit = _unit(world, action.units[0], seat)
             reason = rules.may_withdraw(world, unit)
@@ -251,6 +288,12 @@ def _apply(world: World, seat: str, action: Action) -> None:
         if action.verb != "move":
             raise IllegalAction("in the Movement phase: move UNIT HEX, or hold UNIT")
         movement.move(world, _unit(world, action.units[0], seat), geo.hex(action.hex).index)
+    elif phase == "bombard":
+        if action.verb != "bombard":
+            raise IllegalAction("in the Bombard phase: bombard HEX with HQ (every target before any die)")
+        for uid in action.units:
+            artillery.designate(world, _unit(world, uid, seat), geo.hex(action.hex).index)
+        return
     elif phase == "combat":
         if action.verb != "attack":
             raise IllegalAction("in the Combat phase: attack HEX with UNIT,UNIT,...")

@@ -72,11 +72,12 @@ class HexWarFamily:
         seat = seat_of(world)
         if world.decision is not None:
             d = world.decision
-            prompt = (
-                f"{seat}: pick the retreat hex of {', '.join(d['units'])} from {d['hex']}"
-                if d["kind"] == "retreat"
-                else f"{seat}: advance into {d['hex']} with any of {', '.join(d['units'])}, or stay"
-            )
+            units = ", ".join(d.get("units", []))
+            prompt = {
+                "retreat": f"{seat}: pick the retreat hex of {units} from {d['hex']}",
+                "advance": f"{seat}: advance into {d['hex']} with any of {units}, or stay",
+                "storms": f"{seat}: place up to {d.get('count')} storm markers, turn {world.turn_name()}",
+            }[d["kind"]]
             return Pending(name, "decision", (seat,), world.game_turn, world.side, {seat: prompt})
         prompt = f"{seat}: {world.phase_name.replace('_', ' ')}, turn {world.turn_name()}"
         return Pending(name, "turn", (seat,), world.game_turn, world.side, {seat: prompt})
@@ -104,6 +105,7 @@ class HexWarFamily:
         results: list[dict[str, Any]] = []
         world.log.clear()
         world.dice.clear()
+        was_decision = world.decision is not None
         for seat in pending.seats:
             default = seat not in submissions
             texts = list(submissions[seat]) if not default else defaults(world, seat)
@@ -117,6 +119,11 @@ class HexWarFamily:
             for seat in pending.seats:
                 finish_setup(world, seat)
             begin_play(world)
+        elif was_decision:
+            if world.decision is not None and world.decision["kind"] == "storms":
+                world.decision = None  # the markers are placed: the operational turn goes on
+            if world.decision is None:
+                world.extra.pop("attacked_now", None)
         else:
             finish_step(world)
         run_on(world)

@@ -118,6 +118,8 @@ class GameData:
     arrivals: tuple[dict[str, Any], ...]
     england: dict[str, Any]
     placement: dict[str, dict[str, Any]]
+    inventions: dict[str, dict[str, Any]]
+    storm: dict[str, Any]
     types: dict[str, UnitType]
     counters: tuple[CounterSpec, ...]
     stand_in: bool = True
@@ -368,6 +370,8 @@ def load_folder(folder: str) -> GameData:
         arrivals=tuple(game.get("arrivals", ())),
         england=game.get("england", {}),
         placement=game.get("placement", {}),
+        inventions=game.get("inventions", {}),
+        storm=game.get("storm", {}),
         types=types,
         counters=tuple(counters),
         stand_in=bool(game.get("stand_in", False)),

@@ -8,7 +8,7 @@ that may join it (a smaller attacking force is legal as well).
 
 from __future__ import annotations
 
-from . import combat, movement, rules, supply
+from . import artillery, combat, inventions, movement, rules, supply
 from .engine import default_retreat
 from .state import AVAILABLE, MAP, SETUP, World
 
@@ -29,11 +29,16 @@ def legal_actions(world: World, seat: str, chosen: int) -> tuple[list[str], bool
         d = world.decision
         if d["seat"] != seat:
             return [], True
+        if d["kind"] == "storms":
+            if len(world.extra.get("storms", [])) >= int(d["count"]):
+                return [], True
+            return [f"storm {geo.hexes[c].id}" for c in inventions.storm_hexes(world)], True
         if d["kind"] == "retreat":
             return [f"retreat {h}" for h in d["options"]], False
         singles = [f"advance {u}" for u in d["units"]]
         every = [f"advance {','.join(d['units'])}"] if len(d["units"]) > 1 else []
-        return [*every, *singles, "stay"], False
+        onward = [f"{every[0]} then {h}" for h in d.get("onward", [])] if every else []
+        return [*every, *onward, *singles, "stay"], False
     if seat != world.side:
         return [], True
     phase = world.phase_name
@@ -42,7 +47,11 @@ def legal_actions(world: World, seat: str, chosen: int) -> tuple[list[str], bool
         maps = supply.supply_maps(world)
         for unit in sorted(world.units.values(), key=lambda u: u.id):
             if unit.where == AVAILABLE and world.side_of(unit) == seat:
-                options = rules.placement_hexes(world, unit, maps)
+                options = (
+                    inventions.generator_hexes(world, seat)
+                    if unit.kind == "generator"
+                    else rules.placement_hexes(world, unit, maps)
+                )
                 if options:
                     out = [f"place {unit.id} {geo.hexes[c].id}" for c in options]
                     break
@@ -61,6 +70,10 @@ def legal_actions(world: World, seat: str, chosen: int) -> tuple[list[str], bool
             options = movement.destinations(world, unit, maps)
             if options:
                 return [f"move {unit.id} {geo.hexes[c].id}" for c in options] + [f"hold {unit.id}"], True
+        return [], True
+    if phase == "bombard":
+        for hq in artillery.gunners(world):
+            return [f"bombard {geo.hexes[c].id} with {hq.id}" for c in artillery.targets_of(world, hq)], True
         return [], True
     if phase == "combat":
         if chosen or world.extra.get("attacked_now"):

@@ -18,6 +18,13 @@ from .state import MAP, Unit, World
 
 HOOKS_ALLOWANCE: list[Callable[[World, Unit, int], int]] = []
 """Hooks changing a unit's movement allowance (the Vernian armoured front buster)."""
+ENTRY_COST_HOOKS: list[Callable[[World, int], int]] = []
+"""Hooks adding to the cost of entering a hex (a storm)."""
+SPECIAL_MOVERS: dict[
+    str, tuple[Callable[[World, Unit], dict[int, int]], Callable[[World, Unit, int], None]]
+] = {}
+"""Counter kinds that move by rules of their own: (the hexes they may enter with their costs, how
+they enter one). The armoured front buster registers here."""
 
 
 class MoveError(ValueError):
@@ -46,22 +53,27 @@ def allowance(world: World, unit: Unit) -> int:
 def stack_fits(world: World, side: str, cell: int, incoming: list[Unit]) -> str | None:
     """Why ``incoming`` may not stand in ``cell`` with the friendly units already there (None: it may)."""
     data = world.data
-    present = [u for u in world.at(cell) if world.side_of(u) == side and u.kind not in supply.AIR_KINDS]
+    present = [u for u in world.at(cell) if world.side_of(u) == side and u.kind not in supply.NOT_GROUND]
     ids = {u.id for u in incoming}
     present = [u for u in present if u.id not in ids]
     size = sum(u.size for u in present if u.kind != "hq") + sum(u.size for u in incoming if u.kind != "hq")
     hqs = sum(1 for u in present if u.kind == "hq") + sum(1 for u in incoming if u.kind == "hq")
+    tanks = sum(1 for u in present if u.kind == "tank") + sum(1 for u in incoming if u.kind == "tank")
     if size > data.stacking_size:
         where = data.geography.hexes[cell].id
         return f"{where} would hold {size} division-equivalents (limit {data.stacking_size})"
     if hqs > data.stacking_hq:
         return f"{data.geography.hexes[cell].id} would hold {hqs} HQs (limit {data.stacking_hq})"
+    if tanks > 1:
+        return f"{data.geography.hexes[cell].id} would hold {tanks} tanks (one a stack)"
     return None
 
 
 def reachable(world: World, unit: Unit, held: dict[str, int] | None = None) -> dict[int, int]:
     """Every hex ``unit`` can reach this phase, with the cheapest cost (its own hex at 0)."""
     assert unit.hex is not None
+    if unit.kind in SPECIAL_MOVERS:
+        return SPECIAL_MOVERS[unit.kind][0](world, unit)
     data = world.data
     geo = data.geography
     side = world.side_of(unit)
@@ -83,6 +95,8 @@ def reachable(world: World, unit: Unit, held: dict[str, int] | None = None) -> d
             if nxt not in cost or (enemy >> nxt) & 1 or geo.all_sea(cell, nxt):
                 continue
             step = cost[nxt] + (river if geo.river(cell, nxt) else 0)
+            for hook in ENTRY_COST_HOOKS:
+                step += hook(world, nxt)
             total = spent + step
             if total <= points and total < best.get(nxt, 1 << 30):
                 best[nxt] = total
@@ -107,6 +121,8 @@ def why_not(
     if reason:
         return reason
     assert unit.hex is not None
+    if unit.kind in SPECIAL_MOVERS:
+        return None  # the buster's own rule: it moves while in attack supply, whatever is ahead
     maps = maps if maps is not None else supply.supply_maps(world)
     own = maps[side]
     before = own.state(unit.hex)
@@ -149,5 +165,8 @@ def move(world: World, unit: Unit, target: int) -> None:
     reason = why_not(world, unit, target)
     if reason:
         raise MoveError(reason)
-    unit.hex = target
+    if unit.kind in SPECIAL_MOVERS:
+        SPECIAL_MOVERS[unit.kind][1](world, unit, target)
+    else:
+        unit.hex = target
     world.moved.append(unit.id)

@@ -21,7 +21,7 @@ def update_control(world: World) -> None:
         if (
             u.where == MAP
             and u.hex is not None
-            and u.kind not in supply.AIR_KINDS
+            and u.kind not in supply.NOT_GROUND
             and (u.hex in world.control or (world.data.towns >> u.hex) & 1)
         ):
             side = world.side_of(u)
@@ -173,7 +173,7 @@ def england_clear(world: World) -> bool:
     return not any(
         u.where == MAP and u.hex is not None and (mask >> u.hex) & 1 and world.side_of(u) == side
         for u in world.units.values()
-        if u.kind not in supply.AIR_KINDS
+        if u.kind not in supply.NOT_GROUND
     )
 
 

@@ -31,8 +31,9 @@ DEFENCE = "defence"
 OUT = "out"
 RANK = {OUT: 0, DEFENCE: 1, ATTACK: 2}
 
-AIR_KINDS = frozenset({"zeppelin", "flyer"})
-"""Counters that are not ground units (the Vernian air arms): they neither block nor project a zone."""
+NOT_GROUND = frozenset({"zeppelin", "flyer", "generator"})
+"""Counters that are not ground units (the Vernian air arms and lightning generators): they neither
+block nor project a zone, fight nor trace supply."""
 
 ExtraSources = Callable[[World, str], int]
 EXTRA_SOURCES: list[ExtraSources] = []
@@ -64,7 +65,7 @@ def ground_masks(world: World) -> dict[str, int]:
     """Hexes holding ground units, per side (an enemy fortress with steps left counts as held)."""
     out = {s: 0 for s in world.data.side_ids}
     for u in world.units.values():
-        if u.where == "map" and u.hex is not None and u.kind not in AIR_KINDS:
+        if u.where == "map" and u.hex is not None and u.kind not in NOT_GROUND:
             out[world.side_of(u)] |= 1 << u.hex
     for cell, steps in world.fortress.items():
         owner = world.control.get(cell)
@@ -139,7 +140,7 @@ def unit_states(world: World) -> dict[str, str]:
     return {
         u.id: maps[world.side_of(u)].state(u.hex)
         for u in world.units.values()
-        if u.where == "map" and u.hex is not None and u.kind not in AIR_KINDS
+        if u.where == "map" and u.hex is not None and u.kind not in NOT_GROUND
     }
 
 
@@ -229,7 +230,7 @@ def naive_states(world: World) -> dict[str, str]:
                     frontier.append(nxt)
         sources = {s for s in places | hqs if s in connected} | ultimate
         for u in world.units.values():
-            if u.where != "map" or u.hex is None or u.kind in AIR_KINDS or world.side_of(u) != side:
+            if u.where != "map" or u.hex is None or u.kind in NOT_GROUND or world.side_of(u) != side:
                 continue
             if search(u.hex, sources, data.attack_trace):
                 out[u.id] = ATTACK
