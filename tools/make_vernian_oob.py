@@ -75,6 +75,14 @@ REINFORCEMENTS = [
     ("FR", "FR-tank", "B", 2), ("FR", "FR-tank", "C", 2), ("FR", "FR-tank", "D", 2), ("FR", "FR-tank", "E", 2),
     ("FR", "FR-tank", "F", 2), ("GE", "GE-tank", "C", 2), ("GE", "GE-tank", "D", 2), ("GE", "GE-tank", "E", 2),
     ("FR", "FR-afb", "C", 1), ("GE", "GE-generator", "V", 2),
+    # In the air: the Über-Zeppelins and the ether flyers, by the seed's schedule (S: at the start).
+    ("GE", "GE-zep-3", "S", 5), ("GE", "GE-zep-3", "A", 5), ("GE", "GE-zep-4", "B", 7), ("GE", "GE-zep-6", "C", 4),
+    ("GE", "GE-zep-6", "D", 4), ("GE", "GE-zep-6", "E", 3),
+    ("FR", "FR-flyer-F", "S", 1), ("BR", "BR-flyer-F", "S", 1),
+    ("FR", "FR-flyer-F", "A", 2), ("FR", "FR-flyer-F", "B", 2), ("FR", "FR-flyer-F", "C", 2), ("FR", "FR-flyer-CS", "C", 2),
+    ("FR", "FR-flyer-CS", "D", 2), ("FR", "FR-flyer-F", "D", 2), ("FR", "FR-flyer-CS", "E", 2), ("FR", "FR-flyer-B", "E", 1),
+    ("FR", "FR-flyer-B", "F", 2), ("FR", "FR-flyer-B", "G", 1),
+    ("GE", "GE-flyer-F", "D", 2), ("GE", "GE-flyer-F", "E", 2),
     # The United States, from +3 on.
     ("US", "US-corps", "+3", 2), ("US", "US-hq-1-3", "+3", 1), ("US", "US-corps", "+4", 1),
     ("US", "US-corps", "+5", 2), ("US", "US-corps", "+6", 2), ("US", "US-corps", "+7", 2),
@@ -105,6 +113,11 @@ _type("FR-tank", "tank", 0, [[0, 0, 4]])
 _type("GE-tank", "tank", 0, [[0, 0, 4]])
 _type("FR-afb", "afb", 1, [[0, 0, 1]])
 _type("GE-generator", "generator", 0, [[0, 0, 0]])
+for sortie in (3, 4, 6):  # Zeppelins 0-3-x: base change twice the middle number, sortie twice the third
+    _type(f"GE-zep-{sortie}", "zeppelin", 0, [[0, 3, sortie]], improved=[0, 3, sortie + 1])
+for nation, roles in (("FR", ("F", "CS", "B")), ("BR", ("F",)), ("GE", ("F",))):
+    for role in roles:
+        _type(f"{nation}-flyer-{role}", "flyer", 0, [[0, 0, 6]], role=role)
 for nation in ("FR", "BR", "BE", "US"):
     del TYPES[f"{nation}-hq-2-2"]
 for nation in ("BR", "BE", "US"):
@@ -158,6 +171,8 @@ def main() -> int:
             "tank": "T",
             "afb": "A",
             "generator": "G",
+            "zeppelin": "Z",
+            "flyer": "E",
         }[kind]
         counters[f"{nation}{letter}"] = counters.get(f"{nation}{letter}", 0) + 1
         entry: dict[str, Any] = {"id": f"{nation}-{letter}{counters[f'{nation}{letter}']:02d}", "type": type_}
@@ -184,9 +199,13 @@ def main() -> int:
                 "S",
                 geo.by_id[next(k for k, h in geo.by_id.items() if h.name == town)].index,
             )
+    air_start = {"GE-zep-3": "Aachen", "FR-flyer-F": "Paris", "BR-flyer-F": "London"}
     for nation, type_, code, count in REINFORCEMENTS:
         for _ in range(count):
-            unit(nation, type_, code)
+            where = None
+            if code == "S" and type_ in air_start:
+                where = next(h.index for h in geo.by_id.values() if h.name == air_start[type_])
+            unit(nation, type_, code, where)
     out = {
         "format": "interboard-hexwar-counters/1",
         "stand_in": True,

@@ -75,6 +75,8 @@ def build(case: dict[str, Any]) -> World:
         world.units[uid].lost = lost
     for uid in case.get("crack", []):
         world.units[uid].crack = True
+    for uid in case.get("improved", []):
+        world.units[uid].improved = True
     for hid, side in case.get("control", {}).items():
         if side is None:
             world.control.pop(geo.hex(hid).index, None)
@@ -120,6 +122,10 @@ def check_expectations(world: World, case: dict[str, Any], log: list[str]) -> No
         assert world.units[uid].lost == lost, f"{uid} has lost {world.units[uid].lost} steps, not {lost}"
     for uid in expect.get("eliminated", []):
         assert world.units[uid].where == "eliminated", f"{uid} is {world.units[uid].where}, not eliminated"
+    for uid in expect.get("improved", []):
+        assert world.units[uid].improved, f"{uid} is not on its improved side"
+    for uid in expect.get("moved", []):
+        assert uid in world.moved, f"{uid} has not moved this phase: {world.moved}"
     for uid in expect.get("crack", []):
         assert world.units[uid].crack, f"{uid} is not a crack unit"
     for uid in expect.get("not_crack", []):

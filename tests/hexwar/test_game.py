@@ -110,6 +110,17 @@ def test_every_offered_action_is_accepted() -> None:
     state = FAMILY.process(FAMILY.new_state("vernian_wwi", {}, 2), {}).state
     pending = FAMILY.pending(state)
     seat = pending.seats[0]
+    while ".zeppelin_base_change." not in pending.phase:
+        state = FAMILY.process(state, {s: [] for s in pending.seats}).state
+        pending = FAMILY.pending(state)
+    offered = FAMILY.legal(state, seat, []).actions
+    assert offered and all(a.startswith("base GE-Z01 ") for a in offered)
+    assert all(FAMILY.check(state, seat, [a]) == [None] for a in offered[:5])
+    refused = FAMILY.check(state, seat, ["base GE-Z01 W8420"])[0]
+    assert refused is not None and "cannot base in W8420" in refused
+    state = FAMILY.process(state, {seat: []}).state
+    while not FAMILY.pending(state).phase.startswith("A1.Germany.movement"):
+        state = FAMILY.process(state, {s: [] for s in FAMILY.pending(state).seats}).state
     offered = FAMILY.legal(state, seat, []).actions
     assert offered and all(a.startswith(("move ", "hold ")) for a in offered)
     assert FAMILY.check(state, seat, list(offered[:1])) == [None]

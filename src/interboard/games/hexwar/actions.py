@@ -12,6 +12,12 @@ advance GE-C05,GE-C06               into the hex emptied by the attack
 advance GE-C05,GE-T01 then W5008    a stack with its tank goes on a second hex
 stay                                no advance
 storm W6720                         a storm marker of a weather control device
+base GE-Z01 W4606                   an air unit changes base
+embark GE-D01 GE-Z01                a crack troop boards a Zeppelin in its hex
+sortie GE-Z01 W5807                 a Zeppelin sorties (and lands its passenger there)
+mission FR-E01 sweep W4706          a flyer's mission: sweep, light or heavy at a hex
+mission FR-E02 escort FR-E05        a fighter escorts a CS or B flyer on its mission
+intercept W4706 with FR-E01,FR-E02  fighters of the side not moving intercept
 """
 
 from __future__ import annotations
@@ -32,16 +38,22 @@ class Action:
     hex: str = ""
     onward: str = ""
     """The second hex of a tank's advance."""
+    mission: str = ""
 
     def text(self) -> str:
         units = ",".join(self.units)
-        if self.verb in ("setup", "place", "move"):
+        if self.verb == "mission":
+            target = self.hex or self.units[-1]
+            return f"mission {self.units[0]} {self.mission} {target}"
+        if self.verb == "embark":
+            return f"embark {self.units[0]} {self.units[1]}"
+        if self.verb in ("setup", "place", "move", "base", "sortie"):
             return f"{self.verb} {units} {self.hex}"
         if self.verb == "advance":
             return f"advance {units}" + (f" then {self.onward}" if self.onward else "")
         if self.verb in ("withdraw", "hold"):
             return f"{self.verb} {units}"
-        if self.verb in ("attack", "bombard"):
+        if self.verb in ("attack", "bombard", "intercept"):
             return f"{self.verb} {self.hex} with {units}"
         if self.verb in ("retreat", "storm"):
             return f"{self.verb} {self.hex}"
@@ -60,6 +72,11 @@ USAGE = {
     "advance": "advance UNIT,UNIT,... [then HEX]",
     "stay": "stay",
     "storm": "storm HEX",
+    "base": "base UNIT HEX",
+    "embark": "embark TROOP ZEPPELIN",
+    "sortie": "sortie ZEPPELIN HEX",
+    "mission": "mission FLYER sweep|light|heavy HEX, or mission FLYER escort FLYER",
+    "intercept": "intercept HEX with FIGHTER,FIGHTER,...",
 }
 
 
@@ -92,7 +109,18 @@ def parse_action(data: GameData, text: str) -> Action:
     def usage() -> ActionSyntaxError:
         return ActionSyntaxError(f"{text.strip()!r}: write {USAGE[verb]}")
 
-    if verb in ("setup", "place", "move"):
+    if verb == "mission":
+        if len(rest) != 3 or rest[1].lower() not in ("sweep", "escort", "light", "heavy"):
+            raise usage()
+        kind = rest[1].lower()
+        if kind == "escort":
+            return Action(verb, (_unit(data, rest[0]), _unit(data, rest[2])), mission=kind)
+        return Action(verb, (_unit(data, rest[0]),), _hex(data, rest[2]), mission=kind)
+    if verb == "embark":
+        if len(rest) != 2:
+            raise usage()
+        return Action(verb, (_unit(data, rest[0]), _unit(data, rest[1])))
+    if verb in ("setup", "place", "move", "base", "sortie"):
         if len(rest) != 2:
             raise usage()
         return Action(verb, (_unit(data, rest[0]),), _hex(data, rest[1]))
@@ -100,7 +128,7 @@ def parse_action(data: GameData, text: str) -> Action:
         if len(rest) != 1:
             raise usage()
         return Action(verb, (_unit(data, rest[0]),))
-    if verb in ("attack", "bombard"):
+    if verb in ("attack", "bombard", "intercept"):
         if len(rest) < 3 or rest[1].lower() != "with":
             raise usage()
         units = tuple(_unit(data, u) for u in "".join(rest[2:]).split(",") if u)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import armour, artillery, combat, inventions, movement, rules, supply
+from . import air, armour, artillery, combat, inventions, movement, rules, supply
 from .actions import Action
 from .state import AVAILABLE, GONE, MAP, Unit, World
 
@@ -25,14 +25,34 @@ PhaseHook = Callable[[World], None]
 AUTOMATIC: dict[str, PhaseHook] = {}
 """Phases that run without a decision, by name (attrition here; bombardment and the air phases
 come with the Vernian inventions)."""
-DECIDED = ("new_units", "movement", "bombard", "combat")
-"""Phases that ask the phasing side."""
-STRATEGIC_HOOKS: list[PhaseHook] = [inventions.roll_for_inventions]
+DECIDED = (
+    "new_units",
+    "zeppelin_base_change",
+    "flyer_base_change",
+    "airmobile_embarkation",
+    "zeppelin_sortie",
+    "mission_allocation",
+    "interception",
+    "movement",
+    "bombard",
+    "combat",
+)
+"""Phases that ask a side (the phasing side, but the other side intercepts)."""
+DECIDED_BY_ENEMY = ("interception",)
+ENTRY_HOOKS: dict[str, list[PhaseHook]] = {
+    "zeppelin_base_change": [air.escape_storms],
+    "flyer_base_change": [air.escape_storms],
+    "movement": [air.land_passengers, air.sweeps],
+}
+"""Run on entering a phase (rolls to escape a storm; passengers landing; fighters sweeping)."""
+STRATEGIC_HOOKS: list[PhaseHook] = [inventions.roll_for_inventions, air.flip_zeppelins]
 """Run at the start of each strategic turn after the arrivals (the inventions' rolls)."""
 OPERATIONAL_HOOKS: list[PhaseHook] = [inventions.ask_for_storms]
 """Run at the start of each operational turn, before anything else (storms)."""
 combat.SHIFT_HOOKS.append(inventions.storm_shifts)
 movement.ENTRY_COST_HOOKS.append(inventions.storm_cost)
+supply.INTERDICTED.append(air.interdicted)
+supply.ADJACENT_SOURCES.append(air.zeppelin_sources)
 assert "afb" in movement.SPECIAL_MOVERS, armour.__name__  # armour registers the buster's movement
 
 
@@ -40,6 +60,8 @@ def seat_of(world: World) -> str:
     """The seat that must act now."""
     if world.decision is not None:
         return str(world.decision["seat"])
+    if world.stage == "play" and world.phase_name in DECIDED_BY_ENEMY:
+        return world.data.enemy(world.side)
     return world.side
 
 
@@ -82,6 +104,12 @@ def enter_phase(world: World) -> None:
         world.cleared = []  # a bombardment's cleared hexes last through the combat phase after it
     world.extra.pop("last_attackers", None)
     world.extra.pop("bombards", None)
+    if world.stage != "play":
+        return
+    if world.phase == 0:
+        air.reset_turn(world)
+    for hook in ENTRY_HOOKS.get(world.phase_name, ()):
+        hook(world)
 
 
 def next_phase(world: World) -> None:
@@ -124,6 +152,16 @@ def needs_decision(world: World) -> bool:
         )
     if name == "bombard":
         return bool(artillery.gunners(world))
+    if name in ("zeppelin_base_change", "flyer_base_change"):
+        return next(air.base_changers(world), None) is not None
+    if name == "airmobile_embarkation":
+        return bool(air.boardings(world))
+    if name == "zeppelin_sortie":
+        return bool(air.sortie_ready(world))
+    if name == "mission_allocation":
+        return bool(air.mission_ready(world))
+    if name == "interception":
+        return any(air.interception_targets(world, f) for f in air.interceptors(world))
     if name == "combat":
         return bool(combat.targets(world))
     return False
@@ -153,6 +191,11 @@ def finish_step(world: World) -> None:
     if world.phase_name == "bombard":
         artillery.fire(world)
         combat.drop_lone_tanks(world)
+        after_change(world)
+    elif world.phase_name in ("zeppelin_base_change", "flyer_base_change"):
+        air.settle_flyers(world, world.side)
+    elif world.phase_name == "interception":
+        air.fight_interceptions(world)
         after_change(world)
     elif world.phase_name in ("new_units", "movement"):
         combat.drop_lone_tanks(world)  # a tank must end the phase with infantry
@@ -187,9 +230,19 @@ def attrition(world: World) -> None:
 
 
 AUTOMATIC["attrition"] = attrition
+AUTOMATIC["flyer_return"] = air.return_to_base
+
+
+def _settle(world: World) -> None:
+    air.settle_flyers(world, world.side)
+
+
+AUTOMATIC["zeppelin_base_change"] = _settle  # with no base to change, flyers on a lost base still go
+AUTOMATIC["flyer_base_change"] = _settle
 
 
 def after_change(world: World) -> None:
+    air.displace_flyers(world)
     if world.stage == "play" and (
         world.decision is not None or world.phase_name not in ("new_units", "movement")
     ):
@@ -204,7 +257,13 @@ def apply(world: World, seat: str, action: Action) -> None:
     """Play one action of ``seat`` on ``world``, or raise :class:`IllegalAction` saying why not."""
     try:
         _apply(world, seat, action)
-    except (movement.MoveError, combat.CombatError, rules.PlacementError, artillery.BombardError) as exc:
+    except (
+        movement.MoveError,
+        combat.CombatError,
+        rules.PlacementError,
+        artillery.BombardError,
+        air.AirError,
+    ) as exc:
         raise IllegalAction(str(exc)) from None
 
 
@@ -253,8 +312,11 @@ def _apply(world: World, seat: str, action: Action) -> None:
                 raise IllegalAction("advance UNIT,... into the emptied hex, or stay")
         after_change(world)
         return
-    if seat != world.side:
-        raise IllegalAction(f"it is {world.side}'s {world.phase_name.replace('_', ' ')} phase, not {seat}'s")
+    if seat != seat_of(world):
+        raise IllegalAction(
+            f"it is {seat_of(world)}'s turn to act in the {world.phase_name.replace('_', ' ')} "
+            f"phase, not {seat}'s"
+        )
     phase = world.phase_name
     if phase == "new_units":
         if action.verb == "place":
@@ -288,6 +350,36 @@ def _apply(world: World, seat: str, action: Action) -> None:
         if action.verb != "move":
             raise IllegalAction("in the Movement phase: move UNIT HEX, or hold UNIT")
         movement.move(world, _unit(world, action.units[0], seat), geo.hex(action.hex).index)
+    elif phase in ("zeppelin_base_change", "flyer_base_change"):
+        if action.verb != "base":
+            raise IllegalAction("in a base change phase: base UNIT HEX")
+        unit = _unit(world, action.units[0], seat)
+        if phase == "flyer_base_change" and unit.kind != "flyer":
+            raise IllegalAction("in the ether flyer base change phase only flyers move")
+        air.change_base(world, unit, geo.hex(action.hex).index)
+    elif phase == "airmobile_embarkation":
+        if action.verb != "embark":
+            raise IllegalAction("in the airmobile embarkation phase: embark TROOP ZEPPELIN")
+        air.embark(world, _unit(world, action.units[0], seat), _unit(world, action.units[1], seat))
+        return
+    elif phase == "zeppelin_sortie":
+        if action.verb != "sortie":
+            raise IllegalAction("in the Zeppelin sortie phase: sortie ZEPPELIN HEX")
+        air.sortie(world, _unit(world, action.units[0], seat), geo.hex(action.hex).index)
+    elif phase == "mission_allocation":
+        if action.verb != "mission":
+            raise IllegalAction(
+                "in the mission allocation phase: mission FLYER sweep|light|heavy HEX, or FLYER escort FLYER"
+            )
+        air.fly_mission(
+            world, _unit(world, action.units[0], seat), action.mission, action.hex or action.units[-1]
+        )
+        return
+    elif phase == "interception":
+        if action.verb != "intercept":
+            raise IllegalAction("in the interception phase: intercept HEX with FIGHTER,FIGHTER,...")
+        air.intercept(world, [_unit(world, u, seat) for u in action.units], geo.hex(action.hex).index)
+        return
     elif phase == "bombard":
         if action.verb != "bombard":
             raise IllegalAction("in the Bombard phase: bombard HEX with HQ (every target before any die)")

@@ -40,6 +40,10 @@ class UnitType:
     """An HQ's monstrous artillery: dice and kill number (range equals the kill number)."""
     yellow: bool = False
     crack_side: tuple[int, int, int] | None = None
+    improved: tuple[int, int, int] | None = None
+    """A Zeppelin's improved side."""
+    role: str = ""
+    """An ether flyer's type: F (fighter), CS (close support), B (bomber)."""
 
     @property
     def steps(self) -> int:
@@ -120,6 +124,7 @@ class GameData:
     placement: dict[str, dict[str, Any]]
     inventions: dict[str, dict[str, Any]]
     storm: dict[str, Any]
+    air: dict[str, Any]
     types: dict[str, UnitType]
     counters: tuple[CounterSpec, ...]
     stand_in: bool = True
@@ -302,6 +307,8 @@ def load_folder(folder: str) -> GameData:
                 (int(spec.get("guns", (0, 0))[0]), int(spec.get("guns", (0, 0))[1])),
                 bool(spec.get("yellow", False)),
                 _triple(spec["crack_side"]) if spec.get("crack_side") else None,
+                _triple(spec["improved"]) if spec.get("improved") else None,
+                str(spec.get("role", "")),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise GameDataError(f"{cwhere}: types.{tid}: {exc}") from None
@@ -372,6 +379,7 @@ def load_folder(folder: str) -> GameData:
         placement=game.get("placement", {}),
         inventions=game.get("inventions", {}),
         storm=game.get("storm", {}),
+        air=game.get("air", {}),
         types=types,
         counters=tuple(counters),
         stand_in=bool(game.get("stand_in", False)),

@@ -8,8 +8,8 @@ that may join it (a smaller attacking force is legal as well).
 
 from __future__ import annotations
 
-from . import artillery, combat, inventions, movement, rules, supply
-from .engine import default_retreat
+from . import air, artillery, combat, inventions, movement, rules, supply
+from .engine import default_retreat, seat_of
 from .state import AVAILABLE, MAP, SETUP, World
 
 
@@ -39,9 +39,41 @@ def legal_actions(world: World, seat: str, chosen: int) -> tuple[list[str], bool
         every = [f"advance {','.join(d['units'])}"] if len(d["units"]) > 1 else []
         onward = [f"{every[0]} then {h}" for h in d.get("onward", [])] if every else []
         return [*every, *onward, *singles, "stay"], False
-    if seat != world.side:
+    if seat != seat_of(world):
         return [], True
     phase = world.phase_name
+    if phase in ("zeppelin_base_change", "flyer_base_change"):
+        for unit, options in air.base_changers(world):
+            return [f"base {unit.id} {geo.hexes[c].id}" for c in options], True
+        return [], True
+    if phase == "airmobile_embarkation":
+        return [f"embark {t.id} {z.id}" for t, z in air.boardings(world)], True
+    if phase == "zeppelin_sortie":
+        for z in air.sortie_ready(world):
+            return [f"sortie {z.id} {geo.hexes[c].id}" for c in air.sortie_hexes(world, z)], True
+        return [], True
+    if phase == "mission_allocation":
+        for f in air.mission_ready(world):
+            out = []
+            for mission in ("sweep", "light", "heavy"):
+                if air.role(f) in air.MISSION_ROLES[mission]:
+                    out += [
+                        f"mission {f.id} {mission} {geo.hexes[c].id}"
+                        for c in air.mission_targets(world, f, mission)
+                    ]
+            if air.role(f) == "F":
+                out += [f"mission {f.id} escort {uid}" for uid in air.escorts_for(world, f)]
+            if out:
+                return out, True
+        return [], True
+    if phase == "interception":
+        by_hex: dict[int, list[str]] = {}
+        for f in air.interceptors(world):
+            for c in air.interception_targets(world, f):
+                by_hex.setdefault(c, []).append(f.id)
+        return [
+            f"intercept {geo.hexes[c].id} with {','.join(ids)}" for c, ids in sorted(by_hex.items())
+        ], True
     if phase == "new_units":
         out = []
         maps = supply.supply_maps(world)

@@ -231,6 +231,12 @@ def placement_hexes(world: World, unit: Unit, maps: dict[str, supply.SupplyMap] 
                 mask |= 1 << u.hex
     out = []
     for cell in geo.bitboard.bits(mask):
+        if unit.kind in supply.NOT_GROUND:  # air units: five of a kind a hex, apart from the ground stack
+            limit = int(world.data.air.get(f"{unit.kind}_stacking", 5))
+            here = [u for u in world.at(cell) if u.kind == unit.kind and world.side_of(u) == side]
+            if len(here) < limit:
+                out.append(cell)
+            continue
         if stack_fits(world, side, cell, [unit]) is not None:
             continue
         if (in_england >> cell) & 1 and unit.kind != "hq" and not _england_room(world, unit, cell):
@@ -246,7 +252,10 @@ def _england_room(world: World, unit: Unit, cell: int) -> bool:
     if cell in big:
         return True
     side = world.side_of(unit)
-    return not any(u.kind != "hq" and world.side_of(u) == side and u.id != unit.id for u in world.at(cell))
+    return not any(
+        u.kind not in ("hq", *supply.NOT_GROUND) and world.side_of(u) == side and u.id != unit.id
+        for u in world.at(cell)
+    )
 
 
 def place(world: World, unit: Unit, cell: int) -> None:
@@ -274,7 +283,10 @@ def setup_hexes(world: World, unit: Unit) -> list[int]:
     geo = data.geography
     rule = setup_rule(world, unit)
     side = world.side_of(unit)
-    occupied = world.occupancy()
+    occupied = {  # ground units only: air units have their own stacking
+        c: [u for u in units if u.kind not in supply.NOT_GROUND] for c, units in world.occupancy().items()
+    }
+    occupied = {c: units for c, units in occupied.items() if units}
     out: list[int] = []
     if rule == "setup_england" and data.england:
         if side == tunnel_side(world):
@@ -287,7 +299,8 @@ def setup_hexes(world: World, unit: Unit) -> list[int]:
                 others = [
                     u.hex
                     for u in world.units.values()
-                    if u.where == MAP and u.hex is not None and u.kind != "hq" and world.side_of(u) == side
+                    if u.where == MAP and u.hex is not None and u.kind not in ("hq", *supply.NOT_GROUND)
+                    and world.side_of(u) == side
                     and (england_mask(world) >> u.hex) & 1
                 ]  # fmt: skip
                 candidates = [

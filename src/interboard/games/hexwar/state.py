@@ -33,6 +33,8 @@ class Unit:
     lost: int = 0
     """Steps lost (a two-step corps with ``lost == 1`` is on its reduced side)."""
     crack: bool = False
+    improved: bool = False
+    """A Zeppelin flipped to its improved side."""
 
     @property
     def id(self) -> str:
@@ -53,6 +55,8 @@ class Unit:
     def factors(self) -> tuple[int, int, int]:
         if self.crack and self.spec.type.crack_side is not None:
             return self.spec.type.crack_side
+        if self.improved and self.spec.type.improved is not None:
+            return self.spec.type.improved
         return self.spec.type.sides[min(self.lost, self.spec.type.steps - 1)]
 
 
@@ -197,6 +201,7 @@ class World:
                     **({"hex": name[u.hex].id} if u.hex is not None else {}),
                     **({"lost": u.lost} if u.lost else {}),
                     **({"crack": True} if u.crack else {}),
+                    **({"improved": True} if u.improved else {}),
                 }
                 for u in self.units.values()
             },
@@ -230,6 +235,7 @@ class World:
                 geo.hex(u["hex"]).index if "hex" in u else None,
                 int(u.get("lost", 0)),
                 bool(u.get("crack", False)),
+                bool(u.get("improved", False)),
             )
         tunnel = state["tunnel"]
         return cls(

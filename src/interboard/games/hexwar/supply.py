@@ -40,6 +40,8 @@ EXTRA_SOURCES: list[ExtraSources] = []
 """Hooks adding attack-supply sources that need no trace (Zeppelins)."""
 INTERDICTED: list[Callable[[World, str], int]] = []
 """Hooks giving hexes no supply line of the side may enter (interdiction)."""
+ADJACENT_SOURCES: list[Callable[[World, str], int]] = []
+"""Hooks giving hexes that supply their own and the adjacent hexes without a trace (Zeppelins)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +126,8 @@ def supply_map(world: World, side: str, held: dict[str, int] | None = None) -> S
         sources |= hook(world, side) & ~interdicted
     near = board.reach(sources & lines, lines, data.attack_trace - 1, sea) | (sources & endpoints)
     attack = board.spread(near, endpoints, sea) & endpoints
+    for hook in ADJACENT_SOURCES:
+        attack |= board.spread(hook(world, side) & ~interdicted, endpoints) & endpoints
     reached = board.reach(friendly_cities & lines, lines, None, sea)
     defence = (board.spread(reached, endpoints, sea) & endpoints) | (data.towns & endpoints)
     return SupplyMap(side, attack, defence & ~attack, lines, sources & lines)
@@ -182,7 +186,16 @@ def naive_states(world: World) -> dict[str, str]:
         enemy_cells = set(geo.bitboard.bits(held[enemy]))
         own_cells = set(geo.bitboard.bits(held[side]))
         zone_cells = set(geo.bitboard.bits(zone))
-        passable = set(geo.bitboard.bits(data.passable))
+        cut = 0
+        for hook in INTERDICTED:
+            cut |= hook(world, side)
+        interdicted = set(geo.bitboard.bits(cut))
+        passable = set(geo.bitboard.bits(data.passable)) - interdicted
+        beside: set[int] = set()  # hexes a Zeppelin supplies: its own and the adjacent ones
+        for hook in ADJACENT_SOURCES:
+            for cell in geo.bitboard.bits(hook(world, side) & ~cut):
+                beside.add(cell)
+                beside.update(geo.neighbours[cell])
 
         def line_ok(cell: int, enemy_cells: set[int] = enemy_cells, zone_cells: set[int] = zone_cells,
                     own_cells: set[int] = own_cells, passable: set[int] = passable) -> bool:  # fmt: skip
@@ -232,7 +245,9 @@ def naive_states(world: World) -> dict[str, str]:
         for u in world.units.values():
             if u.where != "map" or u.hex is None or u.kind in NOT_GROUND or world.side_of(u) != side:
                 continue
-            if search(u.hex, sources, data.attack_trace):
+            if u.hex in interdicted:
+                out[u.id] = OUT
+            elif u.hex in beside or search(u.hex, sources, data.attack_trace):
                 out[u.id] = ATTACK
             elif (data.towns >> u.hex) & 1 or search(u.hex, {c for c in cities if line_ok(c)}, None):
                 out[u.id] = DEFENCE
