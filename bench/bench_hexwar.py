@@ -1,6 +1,6 @@
 """Hand-run benchmark of the hex wargame family (the Vernian WWI variant on its full maps).
 
-    python bench/bench_hexwar.py [--positions 20] [--games 2] [--repeat 5]
+    python bench/bench_hexwar.py [--positions 20] [--games 2] [--repeat 5] [--bot-games 10]
 
 1. Supply: the supply state of every ground unit of both sides, as one phase needs it, on positions
    taken from seeded random games; timed for the bit-set search the engine uses and for the naive
@@ -8,6 +8,9 @@
    The target: under 5 ms a phase on the full maps.
 2. Whole games: seeded random games played to their end through the family protocol, with the time
    of legal-action listing and of processing per operational turn.
+3. The heuristic bot against random players, from each side in turn on the same seeds, beside the
+   reference (a random player in the bot's seat on those seeds): wins with their 95 % Wilson
+   intervals, and the bot's thinking time per operational turn (the target: under two seconds).
 """
 
 from __future__ import annotations
@@ -15,9 +18,15 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_bots import wilson
 from interboard.bots.random_player import random_submission
+from interboard.bots.seats import seat_actions
 from interboard.games.hexwar import supply
 from interboard.games.hexwar.family import FAMILY
 from interboard.games.hexwar.state import World
@@ -84,11 +93,52 @@ def play_games(games: int) -> None:
         )
 
 
+def duel(seed: int, hero: str, bot: str) -> tuple[bool, int, float]:
+    """One game: ``bot`` in seat ``hero``, random players elsewhere. (won, operational turns, seconds
+    the bot thought)."""
+    state = FAMILY.new_state("vernian_wwi", {}, seed)
+    thought = 0.0
+    while not FAMILY.pending(state).over:
+        pending = FAMILY.pending(state)
+        subs = {}
+        for seat in pending.seats:
+            start = time.perf_counter()
+            subs[seat] = seat_actions(
+                "hexwar", state, seat, bot if seat == hero else "random", f"{seed}/{seat}"
+            )
+            if seat == hero:
+                thought += time.perf_counter() - start
+        state = FAMILY.process(state, subs).state
+    return state["winner"] == hero, World.from_json(state).game_turn, thought
+
+
+def bot_table(games: int) -> None:
+    print(
+        f"{'bot side':10} {'heuristic: wins [95 % CI]':34} {'reference: random':22} "
+        f"{'op. turns':>9} {'bot s/op. turn':>15}"
+    )
+    for hero in FAMILY.seats(FAMILY.new_state("vernian_wwi", {}, 1)):
+        runs = [duel(500 + k, hero, "heuristic") for k in range(games)]
+        refs = [duel(500 + k, hero, "random") for k in range(games)]
+        wins = sum(1 for r in runs if r[0])
+        ref_wins = sum(1 for r in refs if r[0])
+        lo, hi = wilson(wins, games)
+        turns = sum(r[1] for r in runs)
+        per_turn = sum(r[2] for r in runs) / max(turns, 1)
+        print(
+            f"{hero:10} {wins:3}/{games} = {100 * wins / games:5.1f} % [{100 * lo:5.1f}, "
+            f"{100 * hi:5.1f}]     "
+            f"{ref_wins:3}/{games} = {100 * ref_wins / games:5.1f} %      {turns / games:9.1f} "
+            f"{per_turn:15.2f}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=20)
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--bot-games", type=int, default=10, help="games a side for the bot table (0: none)")
     args = parser.parse_args()
     worlds = positions(args.positions, seed=7)
     fast, naive, units = time_supply(worlds, args.repeat)
@@ -98,6 +148,8 @@ def main() -> None:
         f"{naive / fast:.0f}x faster (target under 5 ms)"
     )
     play_games(args.games)
+    if args.bot_games:
+        bot_table(args.bot_games)
 
 
 if __name__ == "__main__":

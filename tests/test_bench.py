@@ -27,7 +27,7 @@ SMOKE = {
         "--turns",
         "1",
     ],
-    "bench_hexwar.py": ["--positions", "2", "--games", "0", "--repeat", "1"],
+    "bench_hexwar.py": ["--positions", "2", "--games", "0", "--repeat", "1", "--bot-games", "1"],
     "bench_odds.py": ["--size", "4", "--error", "0.05"],
     "bench_server.py": [
         "--games",

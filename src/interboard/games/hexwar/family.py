@@ -16,6 +16,7 @@ from typing import Any
 from ..protocol import Choices, FamilyError, OptionValue, Pending, Processed, State, VariantInfo
 from . import rules
 from .actions import ActionSyntaxError, parse_action
+from .bots import heuristic
 from .drawing import draw_position
 from .engine import IllegalAction, apply, begin_play, finish_setup, finish_step, run_on, seat_of
 from .gamedata import VARIANTS, GameDataError, game_data
@@ -28,9 +29,9 @@ class HexWarFamily:
     name = "hexwar"
     title = "Hex-and-counter wargames"
     phase_kinds = ("setup", "turn", "decision")
-    bots: tuple[str, ...] = ()
+    bots: tuple[str, ...] = ("heuristic",)
     """The family's own bots; the generic random player (``random``) plays it too."""
-    default_bot = "random"
+    default_bot = "heuristic"
     cli = None
 
     def __init__(self) -> None:
@@ -198,7 +199,11 @@ class HexWarFamily:
         return world_text(self._world(state))
 
     def bot_actions(self, state: State, seat: str, bot: str, seed: str) -> list[str]:
-        raise FamilyError(f"no hex wargame bot {bot!r} of the family's own (the generic 'random' plays it)")
+        if bot != "heuristic":
+            raise FamilyError(
+                f"no hex wargame bot {bot!r} (bots: heuristic; the generic 'random' plays it too)"
+            )
+        return heuristic(state, seat, seed)
 
     def draw(
         self,
