@@ -17,7 +17,6 @@ must be accepted). ``process`` plays the decision point to its end (then ``expec
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -27,16 +26,13 @@ from interboard.games.axis_allies.family import FAMILY
 from interboard.games.axis_allies.options import Options
 from interboard.games.axis_allies.state import Phase, World, new_world
 
+from .. import scenario_files
+
 SCENARIOS = Path(__file__).parent / "scenarios"
 
 
 def load_cases() -> list[dict[str, Any]]:
-    cases: list[dict[str, Any]] = []
-    for path in sorted(SCENARIOS.glob("*.json")):
-        for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
-            case["file"] = path.name
-            cases.append(case)
-    return cases
+    return scenario_files.load_cases(SCENARIOS)
 
 
 def build(case: dict[str, Any]) -> World:

@@ -23,7 +23,6 @@ action must contain (the actions before it must be accepted).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -32,16 +31,13 @@ from interboard.games.hexwar import supply
 from interboard.games.hexwar.family import FAMILY
 from interboard.games.hexwar.state import AVAILABLE, MAP, POOL, World, new_world
 
+from .. import scenario_files
+
 SCENARIOS = Path(__file__).parent / "scenarios"
 
 
 def load_cases() -> list[dict[str, Any]]:
-    cases: list[dict[str, Any]] = []
-    for path in sorted(SCENARIOS.glob("*.json")):
-        for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
-            case["file"] = path.name
-            cases.append(case)
-    return cases
+    return scenario_files.load_cases(SCENARIOS)
 
 
 def rng_giving(dice: list[int]) -> int:
@@ -177,12 +173,8 @@ def run_case(case: dict[str, Any]) -> None:
     state = state_of(world)
     who = seat(case)
     actions = case.get("actions", [])
-    problems = FAMILY.check(state, who, actions)
-    if "refused" in case:
-        assert problems[:-1] == [None] * (len(actions) - 1), problems
-        assert problems[-1] is not None and case["refused"] in problems[-1], problems[-1]
+    if not scenario_files.checked(FAMILY, state, who, case):
         return
-    assert problems == [None] * len(actions), problems
     if case.get("process"):
         done = FAMILY.process(state, {who: actions})
         after = World.from_json(done.state)

@@ -167,6 +167,20 @@ def test_json_columns_round_trip_nested_data(store: Engine) -> None:
         assert s.get_one(GameRow, "g1").state == {**NESTED, "turn": 2}
 
 
+def test_a_wargames_long_phase_names_are_stored_whole(store: Engine) -> None:
+    """Decision points of a wargame are named by turn, side, phase and step: up to 64 characters."""
+    name = "B2.Germany.airmobile_embarkation.812".ljust(64, "x")
+    with Session(store) as s:
+        s.add(game(phase=name))
+        s.add(PhaseRow(game_id="g1", phase_index=0, phase=name, record={}, processed_at=T0))
+        s.add(MessageRow(game_id="g1", phase=name, sender="Allies", recipients=None, body="hi", sent_at=T0))
+        s.commit()
+    with Session(store) as s:
+        assert s.get_one(GameRow, "g1").phase == name
+        assert s.scalars(select(PhaseRow.phase)).one() == name
+        assert s.scalars(select(MessageRow.phase)).one() == name
+
+
 def test_none_in_nullable_json_columns_is_sql_null(store: Engine) -> None:
     with Session(store) as s:
         s.add(game(result=None))

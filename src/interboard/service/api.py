@@ -29,6 +29,8 @@ from .store import open_store
 from .web import install as install_web
 
 MAX_BODY = 64 * 1024
+PHASE_MAX = 64
+"""The longest decision point name (as the database stores it)."""
 
 
 class Strict(BaseModel):
@@ -89,12 +91,16 @@ class TokenBody(BaseModel):
 
 
 class OrdersBody(Strict):
-    phase: str = Field(max_length=32, description="the phase the orders are for; stale ones are refused")
+    phase: str = Field(
+        max_length=PHASE_MAX, description="the phase the orders are for; stale ones are refused"
+    )
     orders: list[Annotated[str, Field(max_length=200)]] = Field(max_length=200)
 
 
 class PhaseFlagBody(Strict):
-    phase: str = Field(max_length=32, description="the phase this is for; a stale one is refused (409)")
+    phase: str = Field(
+        max_length=PHASE_MAX, description="the phase this is for; a stale one is refused (409)"
+    )
     value: bool
 
 

@@ -79,7 +79,7 @@ class GameRow(Base):
     """forming, active, paused, finished"""
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
     """The family's game record (for Diplomacy an ``interboard-game/1`` record)."""
-    phase: Mapped[str] = mapped_column(String(32), default="")
+    phase: Mapped[str] = mapped_column(String(64), default="")
     phase_index: Mapped[int] = mapped_column(Integer, default=0)
     deadline: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True, index=True)
     paused_left: Mapped[float | None] = mapped_column(nullable=True)
@@ -132,7 +132,7 @@ class PhaseRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     phase_index: Mapped[int] = mapped_column(Integer)
-    phase: Mapped[str] = mapped_column(String(32))
+    phase: Mapped[str] = mapped_column(String(64))
     record: Mapped[dict[str, Any]] = mapped_column(JSON)
     processed_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
@@ -142,7 +142,7 @@ class MessageRow(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
-    phase: Mapped[str] = mapped_column(String(32))
+    phase: Mapped[str] = mapped_column(String(64))
     sender: Mapped[str] = mapped_column(String(32))
     recipients: Mapped[list[Any] | None] = mapped_column(NullableJSON, nullable=True)
     """Seats that may read it; null for a broadcast."""

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..protocol import Choices, FamilyError, OptionValue, Pending, Processed, State, VariantInfo
+from ..submissions import Drafts
 from . import rules
 from .actions import ActionSyntaxError, parse_action
 from .bots import heuristic
@@ -35,7 +36,7 @@ class HexWarFamily:
     cli = None
 
     def __init__(self) -> None:
-        self._last: tuple[tuple[Any, ...], tuple[str, ...], World] | None = None
+        self._drafts: Drafts[World] = Drafts(self._world, self._play)
 
     def variants(self) -> list[VariantInfo]:
         out = []
@@ -149,24 +150,9 @@ class HexWarFamily:
     def legal(self, state: State, seat: str, chosen: Sequence[str]) -> Choices:
         if seat not in self.pending(state).seats:
             return Choices((), True)
-        world = self._after(state, seat, tuple(chosen))
+        world = self._drafts.after(state, seat, tuple(chosen))
         actions, may_end = legal_actions(world, seat, len(chosen))
         return Choices(tuple(actions), may_end)
-
-    def _after(self, state: State, seat: str, chosen: tuple[str, ...]) -> World:
-        """The world once ``chosen`` is played: a player building a submission asks again and again
-        with one action more, so the last answer is kept and the new action played on a copy."""
-        key = (id(state), state.get("steps"), state.get("rng"), seat)
-        cached = self._last
-        if cached is not None and cached[0] == key and cached[1] == chosen[:-1] and chosen:
-            world = cached[2].clone()
-            self._play(world, seat, chosen[-1])
-        else:
-            world = self._world(state)
-            for text in chosen:
-                self._play(world, seat, text)
-        self._last = (key, chosen, world.clone())
-        return world
 
     def options(self, state: State, seat: str) -> dict[str, Any]:
         pending = self.pending(state)
