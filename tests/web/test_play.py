@@ -264,3 +264,80 @@ def test_a_global_war_step_is_played_by_clicking(new_context: Any, api: httpx.Cl
     expect(badge.first).to_have_text(str(before + pool))
     expect(page.locator("#results li").first).to_contain_text(text)
     expect(page.locator("#results li").first).to_contain_text(f"P1 deploys {pool} on ")
+
+
+def test_a_vernian_operational_turn_is_played_by_clicking(new_context: Any, api: httpx.Client) -> None:
+    """The hex wargame on the same page: both hex maps drawn with counters and the supply overlay;
+    Germany readies through its phases, moves a stack by clicking its counter and a highlighted hex,
+    and sees the odds of an attack before committing it; the Allies' seat is a bot."""
+    r = api.post(
+        "/api/games",
+        json={
+            "variant": "vernian_wwi",
+            "seed": 4,
+            "seats": {"Germany": "Ada", "Allies": "bot:heuristic"},
+            "title": "Verne",
+        },
+    )
+    assert r.status_code == 201, r.text
+    game_id, token = r.json()["game_id"], r.json()["seat_tokens"]["Germany"]
+    headers = {"Authorization": f"Bearer {token}"}
+
+    context = new_context()
+    context.add_init_script(
+        f"if (location.protocol.startsWith('http')) localStorage.setItem('interboard.seats.{game_id}',"
+        f" JSON.stringify({{'Germany': '{token}'}}))"
+    )
+    page = open_game(context, f"/games/{game_id}")
+    expect(page.locator("#map g.space[data-loc='W7005']")).to_have_count(1)
+    expect(page.locator("#map g.space[data-loc='E0214']")).to_have_count(1)
+    expect(page.locator("#map g.unit").first).to_have_attribute(
+        "data-supply", re.compile("attack|defence|out")
+    )
+
+    # Ready through each German decision point of turn A1 until the movement phase.
+    for _ in range(12):
+        phase = page.locator("#phase").inner_text()
+        if ".movement." in phase:
+            break
+        page.get_by_role("button", name="Ready").click()
+        expect(page.locator("#phase")).not_to_have_text(phase, timeout=LIVE_TIMEOUT)
+    phase = page.locator("#phase").inner_text()
+    assert phase.startswith("A1.Germany.movement."), phase
+
+    # A move by clicking: the stack, then a hex among those highlighted, then the order.
+    tree = api.get(f"/api/games/{game_id}/options", headers=headers).json()
+    origin, moves = next((hid, units) for hid, units in sorted(tree["orders"].items()) if hid.startswith("W"))
+    unit, destinations = sorted(moves.items())[0]
+    target, order = sorted(destinations.items())[-1]
+    page.locator(f'#map g.unit[data-loc="{origin}"]').click()
+    expect(page.locator("#choice-box h4").first).to_contain_text(unit)
+    expect(page.locator(f'#map g.space.target[data-loc="{target}"]')).to_have_count(1)
+    page.locator(f'#map g.space[data-loc="{target}"]').click()
+    page.locator("#choice-box .orders button", has_text=re.compile(f"^{re.escape(order)}$")).click()
+    expect(page.locator("#order-list li", has_text=order).locator(".verdict")).to_have_text("✓ accepted")
+    page.get_by_role("button", name="Ready").click()
+    expect(page.locator("#phase")).not_to_have_text(phase, timeout=LIVE_TIMEOUT)
+    expect(page.locator(f'#map g.unit[data-loc="{target}"]')).to_have_count(1)
+    expect(page.locator("#results li").filter(has_text=order).first).to_be_visible()
+
+    # In a combat phase the attack buttons carry their odds, shown before anything is committed.
+    odds_seen = ""
+    for _ in range(12):
+        phase = page.locator("#phase").inner_text()
+        tree = api.get(f"/api/games/{game_id}/options", headers=headers).json()
+        if tree.get("notes"):
+            attack, odds = sorted(tree["notes"].items())[0]
+            home = next(h for h, targets in tree["orders"].items() if attack in targets.values())
+            hexes = [h for h, text in tree["orders"][home].items() if text == attack]
+            page.locator(f'#map [data-loc="{home}"]').last.click()  # the counter, drawn over its hex
+            page.locator(f'#map [data-loc="{hexes[0]}"]').last.click()  # the defending counter
+            button = page.locator("#choice-box .orders button", has_text=attack)
+            expect(button).to_contain_text(odds)
+            odds_seen = odds
+            break
+        if not phase.startswith(("A1.Germany", "A2.Germany", "A3.Germany")):
+            break
+        page.get_by_role("button", name="Ready").click()
+        expect(page.locator("#phase")).not_to_have_text(phase, timeout=LIVE_TIMEOUT)
+    assert odds_seen, "no German attack was offered in the first turns"

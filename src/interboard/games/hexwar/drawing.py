@@ -1,6 +1,10 @@
-"""A hex wargame position drawn as SVG: each map's hexes by terrain, rivers on their hexsides, place
-names, each side's control of towns and cities, and a counter per occupied hex showing the stack's
-side and size. The maps are drawn one under another, joined by their links."""
+"""A hex wargame position drawn as SVG, one map under another: each hex by terrain (a clickable
+``g.space`` with its id in ``data-loc``), rivers on their hexsides, place names, who holds each town
+and city, the links between the maps (the Channel crossing) and the storms of the turn. Each stack
+is a counter (``g.unit``) in its side's colour showing the top unit's values and the stack's size;
+its title lists every unit with its values and steps. The supply overlay rings a stack in defence
+supply in orange and one out of supply in red; air units show as a small mark in the hex's corner.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +12,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...board.hexes import corners
-from ...render.svg import SVG_NS, el, path_points, text_el, title_el
+from ...render.svg import SVG_NS, Attr, el, path_points, text_el, title_el
+from . import supply
 from .gamedata import GameData
+from .interface import counter_text
+from .state import World
 
 SIZE = 9.0
 """Centre to corner of a drawn hex."""
@@ -23,6 +30,15 @@ TERRAIN_FILL = {
     "sea": "#a9cde8",
     "neutral": "#d8d8d8",
 }
+SUPPLY_RING = {supply.DEFENCE: "#e08a00", supply.OUT: "#d0202a"}
+"""Supply overlay: the ring colour of a stack in defence supply or out of supply."""
+
+
+def _world(data: GameData, position: Mapping[str, Any]) -> World | None:
+    """The position as a world (the public view has no generator: a blank one is enough to draw)."""
+    if "units" not in position or "tunnel" not in position:
+        return None
+    return World.from_json({"seed": 0, "rng": 0, **position, "game": data.id})
 
 
 def draw_position(data: GameData, position: Mapping[str, Any], title: str) -> str:
@@ -41,35 +57,28 @@ def draw_position(data: GameData, position: Mapping[str, Any], title: str) -> st
             centres[hid] = (x, y)
             width = max(width, x + SIZE)
             height = max(height, y + SIZE)
-            fill = TERRAIN_FILL.get(entry["terrain"], "#eeeeee")
-            parts.append(
-                el(
-                    "path",
-                    {
-                        "d": path_points(corners(x, y, SIZE)),
-                        "fill": fill,
-                        "stroke": "#ffffff",
-                        "stroke-width": 0.4,
-                    },
-                    title_el(f"{hid} {entry.get('name', '')} {entry['terrain']}".strip()),
-                )
+            cell = el(
+                "path",
+                {
+                    "class": "cell",
+                    "d": path_points(corners(x, y, SIZE)),
+                    "fill": TERRAIN_FILL.get(entry["terrain"], "#eeeeee"),
+                    "stroke": "#ffffff",
+                    "stroke-width": 0.4,
+                },
             )
+            label = title_el(
+                f"{hid} {entry.get('name', '')} {entry['terrain'].replace('_', ' ')}".replace("  ", " ")
+            )
+            parts.append(el("g", {"class": "space", "data-loc": hid}, cell, label))
         for a, b in m.rivers:
             (xa, ya), (xb, yb) = centres[a], centres[b]
             mx, my = (xa + xb) / 2, (ya + yb) / 2
             dx, dy = (yb - ya) / 2, -(xb - xa) / 2  # the hexside runs across the line of centres
             scale = SIZE * 0.5 / max((dx * dx + dy * dy) ** 0.5, 1e-6)
+            ends = [(mx - dx * scale, my - dy * scale), (mx + dx * scale, my + dy * scale)]
             parts.append(
-                el(
-                    "path",
-                    {
-                        "d": path_points(
-                            [(mx - dx * scale, my - dy * scale), (mx + dx * scale, my + dy * scale)], False
-                        ),
-                        "stroke": "#3b7dc4",
-                        "stroke-width": 1.6,
-                    },
-                )
+                el("path", {"d": path_points(ends, False), "stroke": "#3b7dc4", "stroke-width": 1.6})
             )
         parts.append(text_el({"x": 4, "y": top - 6, "font-size": 11, "font-weight": "bold"}, m.title))
         top = height + GAP
@@ -77,73 +86,36 @@ def draw_position(data: GameData, position: Mapping[str, Any], title: str) -> st
     for hid, holder in position.get("control", {}).items():
         if hid in centres and holder in side_colour:
             x, y = centres[hid]
-            parts.append(
-                el(
-                    "circle",
-                    {
-                        "cx": x,
-                        "cy": y,
-                        "r": 3.2,
-                        "fill": "none",
-                        "stroke": side_colour[holder],
-                        "stroke-width": 1.2,
-                    },
-                )
-            )
+            ring: dict[str, Attr] = {
+                "cx": x,
+                "cy": y,
+                "r": 3.2,
+                "fill": "none",
+                "stroke": side_colour[holder],
+                "stroke-width": 1.2,
+            }
+            parts.append(el("circle", ring))
+    for hid in position.get("extra", {}).get("storms", []):
+        if hid in centres:
+            x, y = centres[hid]
+            parts.append(text_el({"x": x, "y": y - 2, "font-size": 7, "text-anchor": "middle"}, "⛈"))
     for h in geo.by_id.values():
         if h.get("name") and "(" not in str(h.get("name")):
             x, y = centres[h.id]
-            parts.append(
-                text_el(
-                    {"x": x, "y": y - SIZE * 0.45, "font-size": 4.5, "text-anchor": "middle"},
-                    str(h.get("name")),
-                )
-            )
-    stacks: dict[str, list[str]] = {}
-    for uid, u in position.get("units", {}).items():
-        if u.get("where") == "map" and u.get("hex") in centres:
-            stacks.setdefault(u["hex"], []).append(uid)
-    for hid, uids in sorted(stacks.items()):
-        x, y = centres[hid]
-        nation = uids[0].split("-")[0]
-        side = data.side_of(nation)
-        parts.append(
-            el(
-                "rect",
-                {
-                    "x": x - 4.5,
-                    "y": y - 3,
-                    "width": 9,
-                    "height": 7,
-                    "fill": side_colour.get(side, "#888"),
-                    "stroke": "#000",
-                    "stroke-width": 0.4,
-                },
-                title_el(f"{hid}: {', '.join(sorted(uids))}"),
-            )
-        )
-        parts.append(
-            text_el(
-                {"x": x, "y": y + 2.4, "font-size": 5, "fill": "#ffffff", "text-anchor": "middle"},
-                str(len(uids)),
-            )
-        )
+            attrs: dict[str, Attr] = {"x": x, "y": y - SIZE * 0.45, "font-size": 4.5, "text-anchor": "middle"}
+            parts.append(text_el(attrs, str(h.get("name"))))
     for link in geo.links:
         if link.a in centres and link.b in centres:
             (xa, ya), (xb, yb) = centres[link.a], centres[link.b]
-            parts.append(
-                el(
-                    "path",
-                    {
-                        "d": path_points([(xa, ya), (xb, yb)], False),
-                        "stroke": "#7a3fb0",
-                        "stroke-width": 1,
-                        "stroke-dasharray": "4 3",
-                        "fill": "none",
-                    },
-                    title_el(f"link {link.id}: {link.a} - {link.b}"),
-                )
-            )
+            line: dict[str, Attr] = {
+                "d": path_points([(xa, ya), (xb, yb)], False),
+                "stroke": "#7a3fb0",
+                "stroke-width": 1,
+                "stroke-dasharray": "4 3",
+                "fill": "none",
+            }
+            parts.append(el("path", line, title_el(f"link {link.id}: {link.a} - {link.b}")))
+    parts.extend(_counters(data, position, centres, side_colour))
     header = text_el({"x": 4, "y": 14, "font-size": 12, "font-weight": "bold"}, title)
     w, tall = width + 10, top
     return (
@@ -153,3 +125,76 @@ def draw_position(data: GameData, position: Mapping[str, Any], title: str) -> st
         + "".join(parts)
         + "</svg>"
     )
+
+
+def _counters(
+    data: GameData,
+    position: Mapping[str, Any],
+    centres: dict[str, tuple[float, float]],
+    colours: dict[str, str],
+) -> list[str]:
+    world = _world(data, position)
+    if world is None:
+        return []
+    states = supply.unit_states(world)
+    geo = data.geography
+    out: list[str] = []
+    for cell, units in sorted(world.occupancy().items(), key=lambda kv: geo.hexes[kv[0]].id):
+        hid = geo.hexes[cell].id
+        x, y = centres[hid]
+        ground = [u for u in units if u.kind not in supply.NOT_GROUND]
+        flying = [u for u in units if u.kind in supply.NOT_GROUND]
+        title = title_el(f"{hid}: " + "; ".join(counter_text(u) for u in sorted(units, key=lambda u: u.id)))
+        if ground:
+            side = world.side_of(ground[0])
+            top = max(ground, key=lambda u: (u.factors()[0] + u.factors()[1], u.id))
+            a, d, m = top.factors()
+            worst = min((states.get(u.id, supply.ATTACK) for u in ground), key=lambda s: supply.RANK[s])
+            ring = SUPPLY_RING.get(worst)
+            box: dict[str, Attr] = {
+                "class": "counter",
+                "x": x - 5,
+                "y": y - 3.5,
+                "width": 10,
+                "height": 8,
+                "fill": colours.get(side, "#888"),
+                "stroke": ring or "#000",
+                "stroke-width": 1.2 if ring else 0.4,
+            }
+            values: dict[str, Attr] = {
+                "x": x,
+                "y": y + 0.6,
+                "font-size": 3.6,
+                "fill": "#ffffff",
+                "text-anchor": "middle",
+            }
+            size: dict[str, Attr] = {
+                "x": x,
+                "y": y + 4,
+                "font-size": 3,
+                "fill": "#ffffff",
+                "text-anchor": "middle",
+            }
+            out.append(
+                el(
+                    "g",
+                    {"class": "unit", "data-loc": hid, "data-side": side, "data-supply": worst},
+                    el("rect", box),
+                    text_el(values, f"{a}-{d}-{m}" if top.kind != "hq" else "HQ"),
+                    text_el(size, f"×{len(ground)}" if len(ground) > 1 else ""),
+                    title,
+                )
+            )
+        if flying:
+            side = world.side_of(flying[0])
+            mark: dict[str, Attr] = {
+                "cx": x + 5,
+                "cy": y - 5,
+                "r": 2.2,
+                "fill": colours.get(side, "#888"),
+                "stroke": "#fff",
+            }
+            out.append(
+                el("g", {"class": "air", "data-loc": hid}, el("circle", mark), title if not ground else "")
+            )
+    return out

@@ -21,6 +21,7 @@ from .bots import heuristic
 from .drawing import draw_position
 from .engine import IllegalAction, apply, begin_play, finish_setup, finish_step, run_on, seat_of
 from .gamedata import VARIANTS, GameDataError, game_data
+from .interface import option_tree
 from .legal import defaults, legal_actions
 from .state import World, new_world
 from .text import world_text
@@ -158,10 +159,13 @@ class HexWarFamily:
         pending = self.pending(state)
         if seat not in pending.seats:
             return {}
+        tree = option_tree(self._world(state), seat)
         return {
             "phase": pending.phase,
             "prompt": pending.prompts.get(seat, ""),
-            "actions": list(self.legal(state, seat, []).actions),
+            "due": 0,
+            "waive": None,
+            **tree,
         }
 
     def view(self, state: State) -> dict[str, Any]:

@@ -383,16 +383,21 @@ function renderPicker() {
 }
 
 function unitLabel(loc) {
+  // A family may describe each key of its tree (a hex wargame: the stack's counters and values).
+  const labels = (state.tree && state.tree.labels) || {};
+  if (labels[loc]) return labels[loc];
   const units = (state.view.position && state.view.position.units && state.view.position.units[state.seat]) || [];
   const unit = units.find((u) => u.split(/\s+/)[1] === loc);
   return unit || loc;
 }
 
 function orderButton(leaf) {
+  // A family may annotate an order (a hex wargame: an attack's odds), shown before it is committed.
+  const note = state.tree && state.tree.notes && state.tree.notes[leaf.text];
   return el("button", {
     type: "button", class: "small order-choice", dataset: { order: leaf.text },
     onclick: () => { const loc = state.selected; select(null); addOrders([leaf.text], loc); },
-  }, leaf.text);
+  }, leaf.text, ...(note ? [el("span", { class: "note" }, ` (${note})`)] : []));
 }
 
 function select(loc) {

@@ -1,0 +1,151 @@
+"""What the game page offers a hex wargame player to click: the legal orders as a tree by hex.
+
+The page is generic: it lists the tree's top-level keys (a stack's hex, or a group such as
+``new units``), and when one is chosen it highlights the map places named further down as its
+targets, then offers the orders that involve the target clicked. ``labels`` describe each key (the
+stack's counters with their values and steps) and ``notes`` annotate an order (an attack's odds).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import air, artillery, combat, inventions, movement, rules, supply
+from .engine import seat_of
+from .state import AVAILABLE, SETUP, Unit, World
+
+
+def counter_text(unit: Unit) -> str:
+    a, d, m = unit.factors()
+    kind = unit.kind
+    if kind == "hq":
+        dice, kill = unit.spec.type.guns
+        values = f"HQ {dice}-{kill}"
+    elif kind == "zeppelin":
+        values = f"Zeppelin {a}-{d}-{m}" + (" improved" if unit.improved else "")
+    elif kind == "flyer":
+        values = f"{unit.spec.type.role} flyer"
+    elif kind in ("tank", "afb", "generator"):
+        values = {"tank": "tank", "afb": "armoured front buster", "generator": "generator"}[kind]
+    else:
+        values = f"{a}-{d}-{m}" + (" crack" if unit.crack else "")
+    steps = f", {unit.steps} step{'s' if unit.steps != 1 else ''}" if unit.spec.type.steps > 1 else ""
+    return f"{unit.id} {values}{steps}"
+
+
+def stack_label(world: World, cell: int) -> str:
+    geo = world.data.geography
+    h = geo.hexes[cell]
+    name = f" {h.name}" if h.get("name") else ""
+    units = sorted(world.at(cell), key=lambda u: u.id)
+    return f"{h.id}{name}: " + "; ".join(counter_text(u) for u in units)
+
+
+def option_tree(world: World, seat: str) -> dict[str, Any]:
+    """The page's tree for ``seat`` now (empty when it has nothing to decide)."""
+    geo = world.data.geography
+    orders: dict[str, Any] = {}
+    notes: dict[str, str] = {}
+    labels: dict[str, str] = {}
+
+    def hexid(c: int) -> str:
+        return geo.hexes[c].id
+
+    def add(key: str, unit: str, target: str, text: str) -> None:
+        orders.setdefault(key, {}).setdefault(unit, {})[target] = text
+
+    if world.stage == "over":
+        return {}
+    if world.stage == "setup":
+        for unit in rules.setup_units(world, seat):
+            for c in rules.setup_hexes(world, unit):
+                add("set-up", unit.id, hexid(c), f"setup {unit.id} {hexid(c)}")
+        labels["set-up"] = "counters the set-up rules place"
+        return {"orders": orders, "labels": labels, "notes": notes}
+    if world.decision is not None:
+        d = world.decision
+        if d["seat"] != seat:
+            return {}
+        if d["kind"] == "retreat":
+            orders[d["hex"]] = {h: f"retreat {h}" for h in d["options"]}
+        elif d["kind"] == "advance":
+            group = ",".join(d["units"])
+            orders[d["hex"]] = {"advance": f"advance {group}", "stay": "stay"}
+            for h in d.get("onward", []):
+                orders[d["hex"]][h] = f"advance {group} then {h}"
+        elif d["kind"] == "storms":
+            orders["storms"] = {hexid(c): f"storm {hexid(c)}" for c in inventions.storm_hexes(world)}
+        for key in orders:
+            if key in geo.by_id:
+                labels[key] = stack_label(world, geo.hex(key).index)
+        return {"orders": orders, "labels": labels, "notes": notes}
+    if seat != seat_of(world):
+        return {}
+    phase = world.phase_name
+    maps = supply.supply_maps(world)
+    if phase == "new_units":
+        for unit in sorted(world.units.values(), key=lambda u: u.id):
+            if unit.where == AVAILABLE and world.side_of(unit) == seat:
+                hexes = (
+                    inventions.generator_hexes(world, seat)
+                    if unit.kind == "generator"
+                    else rules.placement_hexes(world, unit, maps)
+                )
+                for c in hexes:
+                    add("new units", unit.id, hexid(c), f"place {unit.id} {hexid(c)}")
+        for u in world.on_map():
+            if world.side_of(u) == seat and world.operational == 1 and rules.may_withdraw(world, u) is None:
+                add(hexid(u.hex or 0), u.id, "withdraw", f"withdraw {u.id}")
+        labels["new units"] = "units waiting to be placed"
+    elif phase == "movement":
+        for unit in world.on_map():
+            if unit.hex is None or world.side_of(unit) != seat or unit.id in world.moved:
+                continue
+            if movement.allowance(world, unit) <= 0:
+                continue
+            for c in movement.destinations(world, unit, maps):
+                add(hexid(unit.hex), unit.id, hexid(c), f"move {unit.id} {hexid(c)}")
+    elif phase == "combat" and not world.extra.get("attacked_now"):
+        for cell in combat.targets(world):
+            attackers = combat.attackers_for(world, cell)
+            text = f"attack {hexid(cell)} with {','.join(u.id for u in attackers)}"
+            odds = combat.odds(world, cell, attackers, maps)
+            shifts = f", {odds.shifts} shift{'s' if odds.shifts != 1 else ''} left" if odds.shifts else ""
+            notes[text] = f"{odds.attack} to {odds.defence}: {odds.name(world.data.column_names)}{shifts}"
+            for home in sorted({u.hex for u in attackers if u.hex is not None}):
+                orders.setdefault(hexid(home), {})[hexid(cell)] = text
+    elif phase == "bombard":
+        for hq in artillery.gunners(world):
+            for c in artillery.targets_of(world, hq):
+                add(hexid(hq.hex or 0), hq.id, hexid(c), f"bombard {hexid(c)} with {hq.id}")
+    elif phase in ("zeppelin_base_change", "flyer_base_change"):
+        for unit, options in air.base_changers(world):
+            for c in options:
+                add(hexid(unit.hex or 0), unit.id, hexid(c), f"base {unit.id} {hexid(c)}")
+    elif phase == "airmobile_embarkation":
+        for troop, zeppelin in air.boardings(world):
+            add(hexid(zeppelin.hex or 0), zeppelin.id, troop.id, f"embark {troop.id} {zeppelin.id}")
+    elif phase == "zeppelin_sortie":
+        for z in air.sortie_ready(world):
+            for c in air.sortie_hexes(world, z):
+                add(hexid(z.hex or 0), z.id, hexid(c), f"sortie {z.id} {hexid(c)}")
+    elif phase == "mission_allocation":
+        for f in air.mission_ready(world):
+            for mission in ("sweep", "light", "heavy"):
+                if air.role(f) in air.MISSION_ROLES[mission]:
+                    for c in air.mission_targets(world, f, mission):
+                        add(hexid(f.hex or 0), f.id, hexid(c), f"mission {f.id} {mission} {hexid(c)}")
+            if air.role(f) == "F":
+                for other in air.escorts_for(world, f):
+                    add(hexid(f.hex or 0), f.id, f"escort {other}", f"mission {f.id} escort {other}")
+    elif phase == "interception":
+        for f in air.interceptors(world):
+            for c in air.interception_targets(world, f):
+                add(hexid(f.hex or 0), f.id, hexid(c), f"intercept {hexid(c)} with {f.id}")
+    for key in orders:
+        if key in geo.by_id:
+            labels[key] = stack_label(world, geo.hex(key).index)
+    return {"orders": orders, "labels": labels, "notes": notes}
+
+
+__all__ = ["SETUP", "counter_text", "option_tree", "stack_label"]
