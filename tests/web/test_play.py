@@ -113,7 +113,15 @@ def test_a_standard_game_from_the_lobby_to_the_history(new_context: Any) -> None
     type_order(germany, "A Mun - Bur; F Kie - Den")
     expect(germany.locator("#orders-status")).to_have_text("Saved: 2 orders.")
     # The keyboard path through the same choices: unit, destination and order are buttons.
-    germany.get_by_role("button", name="A BER", exact=True).press("Enter")
+    # A live update may redraw the list between Playwright's focus and its key press: press again
+    # until the unit is shown as chosen (a user would see the redraw and press again too).
+    a_ber = germany.get_by_role("button", name="A BER", exact=True)
+    for _ in range(3):
+        a_ber.press("Enter")
+        if a_ber.get_attribute("aria-pressed") == "true":
+            break
+        germany.wait_for_timeout(500)
+    expect(a_ber).to_have_attribute("aria-pressed", "true")
     germany.locator("#choice-box .targets").get_by_role("button", name="KIE", exact=True).press("Enter")
     germany.get_by_role("button", name="A BER - KIE", exact=True).press("Enter")
     expect(germany.locator("#orders-status")).to_have_text("Saved: 3 orders.")
@@ -335,6 +343,13 @@ def test_a_vernian_operational_turn_is_played_by_clicking(new_context: Any, api:
             button = page.locator("#choice-box .orders button", has_text=attack)
             expect(button).to_contain_text(odds)
             odds_seen = odds
+            # Committed, the attack is resolved at once and its die is listed with the results.
+            button.click()
+            page.get_by_role("button", name="Ready").click()
+            expect(page.locator("#phase")).not_to_have_text(phase, timeout=LIVE_TIMEOUT)
+            expect(page.locator("#results ul.dice li").filter(has_text=f"attack on {hexes[0]}")).to_have_text(
+                re.compile(r": [1-6]$")
+            )
             break
         if not phase.startswith(("A1.Germany", "A2.Germany", "A3.Germany")):
             break

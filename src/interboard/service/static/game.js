@@ -553,8 +553,22 @@ function renderResults() {
     el("span", { class: "swatch", dataset: { power: r.power } }),
     `${r.power}: ${r.order} — ${describeOutcome(r)}`,
     r.dislodged_by ? ` · dislodged from ${r.dislodged_by}` : "",
-    r.message ? ` · ${r.message}` : "")));
+    r.message ? ` · ${r.message}` : "",
+    Array.isArray(r.dice) && r.dice.length ? el("ul", { class: "dice" }, ...r.dice.map((d) => el("li", {}, diceText(d)))) : "")));
   if (!record.results.length) $("results").append(el("li", { class: "hint" }, "No orders."));
+}
+
+// A family records each roll as an object: what it was for (its string fields) and the dice
+// (a number or a list of numbers). The page lists them all, so every die is visible to everyone.
+function diceText(roll) {
+  if (typeof roll !== "object" || roll === null) return String(roll);
+  const what = [];
+  const dice = [];
+  for (const [key, value] of Object.entries(roll)) {
+    if (typeof value === "string") what.push(value);
+    else if (key === "die" || key === "dice") dice.push(...[value].flat());
+  }
+  return `${what.join(", ")}: ${dice.join(" ")}`;
 }
 
 async function stepHistory(to) {
