@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from importlib import resources
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -144,3 +147,16 @@ def test_an_unknown_game_or_folder_is_named() -> None:
         game_data("chess")
     with pytest.raises(GameDataError, match=r"nowhere/game\.json: missing"):
         load_folder("nowhere")
+
+
+SCHEDULE = json.loads((Path(__file__).parent / "scenarios" / "schedule.json").read_text(encoding="utf-8"))
+INVENTION_KINDS = {"zeppelin", "flyer", "tank", "afb"}
+
+
+@pytest.mark.parametrize("case", SCHEDULE["cases"], ids=[c["name"] for c in SCHEDULE["cases"]])
+def test_the_seeds_schedule_of_inventions(data: GameData, case: dict[str, Any]) -> None:
+    arriving: Counter[str] = Counter(
+        c.type.id for c in data.counters if c.code == case["turn"] and c.type.kind in INVENTION_KINDS
+    )
+    assert dict(arriving) == case["arrive"]
+    assert data.air["flips"].get(case["turn"], 0) == case.get("flips", 0)
