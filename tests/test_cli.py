@@ -28,6 +28,7 @@ def test_variants_lists_every_family_and_variant() -> None:
         "classic_world",
         "aa_europe_1999",
         "aa_pacific_2001",
+        "aa_linked_world",
         "vernian_wwi",
     ]
     assert "Global War (globalwar):" in lines

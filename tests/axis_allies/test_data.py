@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -161,3 +163,50 @@ def test_europe_rule_facts() -> None:
     }  # fmt: skip
     canal = game_data(EUROPE).canals[0]
     assert canal.name == "The Bosphorus" and canal.land == ("TURKEY",)
+
+
+INTERBOARD = json.loads((Path(__file__).parent / "cases" / "interboard.json").read_text(encoding="utf-8"))
+
+
+def test_the_linked_world_joins_the_boards_by_exactly_the_cards_of_the_text() -> None:
+    data = game_data("aa_linked_world")
+    board = data.board
+    europe, pacific = game_data(EUROPE).board, game_data(PACIFIC).board
+    cards = INTERBOARD["cards"]
+    assert len(board.spaces) == len(europe.spaces) + len(pacific.spaces) + len(cards)
+    for card, spec in cards.items():
+        space = board.space(card)
+        assert (space.kind is SpaceKind.SEA) == (spec["kind"] == "sea"), card
+        loc = board.location_by_id[card]
+        joined = {
+            board.spaces[board.locations[x].space].id for x in board.army_adj[loc] | board.fleet_adj[loc]
+        }
+        assert joined == set(spec["to"]), card
+    # Nothing else crosses from one printed board to another.
+    for space in board.spaces:
+        loc = board.location_by_id[space.id]
+        for x in board.army_adj[loc] | board.fleet_adj[loc]:
+            other = board.spaces[board.locations[x].space]
+            if other.board != space.board:
+                assert space.id in cards or other.id in cards, (space.id, other.id)
+    for sid, printed in INTERBOARD["boards"].items():
+        assert board.space(sid).board == printed, sid
+
+
+def test_the_linked_world_keeps_each_boards_own_connections() -> None:
+    board = game_data("aa_linked_world").board
+    renamed = {
+        ("Europe", "CANADA"): "EASTERN_CANADA",
+        ("Europe", "UNITED_STATES"): "EASTERN_UNITED_STATES",
+        ("Pacific", "CANADA"): "WESTERN_CANADA",
+        ("Pacific", "UNITED_STATES"): "WESTERN_UNITED_STATES",
+    }
+    for printed, game in (("Europe", EUROPE), ("Pacific", PACIFIC)):
+        source = game_data(game).board
+        for loc in source.locations:
+            a = renamed.get((printed, loc.id), loc.id)
+            for x in source.army_adj[loc.index] | source.fleet_adj[loc.index]:
+                b_id = source.locations[x].id
+                b = renamed.get((printed, b_id), b_id)
+                la, lb = board.location_by_id[a], board.location_by_id[b]
+                assert lb in board.army_adj[la] | board.fleet_adj[la], (a, b)

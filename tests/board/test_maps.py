@@ -195,3 +195,46 @@ def test_twin_earths_geographies() -> None:
     y_locs = {x.index for x in te3.locations if x.id.endswith("-Y")}
     for a in y_locs:
         assert all(b in y_locs for b in (*te3.army_adj[a], *te3.fleet_adj[a]))
+
+
+def _two_boards() -> dict[str, Any]:
+    return {
+        "format": "interboard-map/1",
+        "id": "pair",
+        "title": "A wide board and a narrow card strip",
+        "boards": [{"id": "West", "width": 200, "height": 100}, {"id": "Cards", "width": 40, "height": 120}],
+        "spaces": [
+            {"id": "A", "name": "Alpha", "kind": "land", "board": "West", "at": [150, 50]},
+            {"id": "B", "name": "Beta", "kind": "land", "board": "West", "at": [50, 50]},
+            {"id": "C", "name": "Card", "kind": "land", "board": "Cards", "at": [20, 110], "radius": 15},
+        ],
+        "adjacency": {"army": [["A", "B"], ["A", "C"]], "fleet": []},
+    }
+
+
+def test_a_map_file_of_several_printed_boards_of_their_own_sizes() -> None:
+    board = board_from_data(_two_boards(), source="pair.json")
+    assert board.boards == ("West", "Cards")
+    assert board.space("C").board == "Cards" and board.space("A").board == "West"
+    assert board.size_of("West") == (200.0, 100.0) and board.size_of("Cards") == (40.0, 120.0)
+    assert board.size == (200.0, 120.0)
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda d: d["spaces"][2].update(board="East"), "board 'East' is not one of the file's boards"),
+        (lambda d: d["spaces"][2].pop("board"), "missing field 'board'"),
+        (
+            lambda d: d["spaces"][2].update(at=[30, 110]) or d["boards"][1].update(width=20),
+            "outside the 20x120",
+        ),
+        (lambda d: d["boards"].append({"id": "West", "width": 1, "height": 1}), "duplicate board 'West'"),
+    ],
+    ids=["unknown_board", "space_without_board", "point_outside_its_board", "duplicate_board"],
+)
+def test_bad_printed_boards_are_named(mutate: Any, message: str) -> None:
+    data = _two_boards()
+    mutate(data)
+    with pytest.raises(MapDataError, match=message):
+        board_from_data(data, source="pair.json")

@@ -424,3 +424,18 @@ def test_an_island_is_drawn_within_its_radius_with_the_sea_around_it() -> None:
     assert all(not (e.a == 0 and e.b == 2) for e in shapes.edges)  # no wall drawn to the far land
     with pytest.raises(MapDataError, match=r"spaces\[0\] \(I\): radius must be a positive number"):
         board_from_data({**data, "spaces": [{**data["spaces"][0], "radius": -3}, *data["spaces"][1:]]})
+
+
+def test_links_between_printed_boards_are_drawn_when_asked() -> None:
+    from interboard.board import board_from_data
+    from interboard.render import render_board
+
+    from ..board.test_maps import _two_boards
+
+    board = board_from_data(_two_boards(), source="pair.json")
+    plain = render_board(board)
+    linked = render_board(board, links=True)
+    assert 'class="link"' not in plain
+    assert linked.count('class="link"') == 1 and 'data-a="A" data-b="C"' in linked
+    # The narrow strip is drawn at its own width beside the wide board.
+    assert 'data-board="Cards" x="282"' in linked and 'width="40"' in linked

@@ -275,6 +275,7 @@ def test_variants_of_every_family(client: TestClient) -> None:
         ("classic_world", "globalwar"),
         ("aa_europe_1999", "axis_allies"),
         ("aa_pacific_2001", "axis_allies"),
+        ("aa_linked_world", "axis_allies"),
         ("vernian_wwi", "hexwar"),
     }
     only = client.get("/api/variants", params={"family": "globalwar"}).json()

@@ -207,6 +207,7 @@ def with_links(base: Board, links: Iterable[tuple[int, int]], cuts: Iterable[tup
         boards=base.boards,
         regions=base.regions,
         size=base.size,
+        sizes=base.sizes,
         printed=base,
     )
     if len(cache) >= _MAX_CACHED:

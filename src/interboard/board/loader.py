@@ -17,7 +17,10 @@ The format, one JSON object per board::
     }
 
 Optional parts: ``powers``, ``start`` and ``victory_centres`` belong to the Diplomacy family and may be
-left out by maps of other families; ``regions`` group spaces (continents with a bonus). With a
+left out by maps of other families; ``regions`` group spaces (continents with a bonus). A file may
+hold several printed boards of their own sizes, drawn left to right in the order given:
+``"boards": [{"id": "Europe", "width": 1800, "height": 1000}, ...]``, each space then naming its
+``"board"`` (its ``at`` is in that board's drawing units). With a
 ``drawing`` size every passable space gives its drawing position ``"at": [x, y]`` and each split
 coast its own (``"coast_at": {"EC": [x, y]}``); ``"radius": r`` draws a space no further than ``r``
 from its position (an island: the sea shows around it).
@@ -119,6 +122,10 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
             raise c.fail("drawing", "width and height must be positive")
         size = (float(width), float(height))
 
+    printed = _printed_boards(c, data)
+    if printed and size is None:
+        size = (max(w for w, _ in printed.values()), max(h for _, h in printed.values()))
+
     spaces: list[Space] = []
     locations: list[Location] = []
     space_by_id: dict[str, int] = {}
@@ -149,9 +156,16 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
         aliases = raw.get("aliases", [])
         if not isinstance(aliases, list) or not all(isinstance(x, str) for x in aliases):
             raise c.fail(where, "aliases must be a list of strings")
+        space_board = board_id
+        space_size = size
+        if printed:
+            space_board = c.field(raw, "board", str, where)
+            if space_board not in printed:
+                raise c.fail(where, f"board {space_board!r} is not one of the file's boards {list(printed)}")
+            space_size = printed[space_board]
         at: Point | None = None
         if "at" in raw:
-            at = c.point(raw["at"], where, size)
+            at = c.point(raw["at"], where, space_size)
         elif size is not None and kind is not SpaceKind.IMPASSABLE:
             raise c.fail(where, "missing field 'at': a map with a drawing places every passable space")
         coast_at = raw.get("coast_at", {})
@@ -179,7 +193,7 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
                 location_by_id[coast_id] = len(locations)
                 coast_locs.append(len(locations))
                 coast_point = (
-                    c.point(coast_at[code.upper()], f"{where} coast {code}", size) if coast_at else at
+                    c.point(coast_at[code.upper()], f"{where} coast {code}", space_size) if coast_at else at
                 )
                 locations.append(Location(len(locations), coast_id, space_index, code.upper(), coast_point))
         spaces.append(
@@ -189,7 +203,7 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
                 name=c.field(raw, "name", str, where),
                 kind=kind,
                 centre=centre,
-                board=str(data.get("board", board_id)),
+                board=space_board if printed else str(data.get("board", board_id)),
                 coasts=tuple(coast_locs),
                 aliases=tuple(aliases),
                 at=at,
@@ -319,7 +333,31 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
         power_by_id=power_by_id,
         regions=regions,
         size=size,
+        boards=tuple(printed),
+        sizes=tuple(printed.items()),
     )
+
+
+def _printed_boards(c: _Checker, data: dict[str, Any]) -> dict[str, Point]:
+    """The printed boards of a file that holds several, with their drawing sizes (in order)."""
+    if "boards" not in data:
+        return {}
+    out: dict[str, Point] = {}
+    for k, raw in enumerate(c.field(data, "boards", list, "top level")):
+        where = f"boards[{k}]"
+        if not isinstance(raw, dict):
+            raise c.fail(where, "must be an object with id, width and height")
+        name = c.field(raw, "id", str, where)
+        width = c.field(raw, "width", (int, float), where)
+        height = c.field(raw, "height", (int, float), where)
+        if name in out:
+            raise c.fail(where, f"duplicate board {name!r}")
+        if width <= 0 or height <= 0:
+            raise c.fail(where, "width and height must be positive")
+        out[name] = (float(width), float(height))
+    if not out:
+        raise c.fail("boards", "must name at least one board")
+    return out
 
 
 def _regions(c: _Checker, data: dict[str, Any], space_by_id: dict[str, int]) -> tuple[Region, ...]:

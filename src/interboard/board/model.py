@@ -138,6 +138,9 @@ class Board:
     """Named groups of spaces (continents), for the rule families that score them."""
     size: Point | None = None
     """(width, height) of one printed board's drawing, when its spaces have drawing positions."""
+    sizes: tuple[tuple[str, Point], ...] = ()
+    """(board, (width, height)) of printed boards drawn at their own size (a map file of several
+    boards of different sizes); a board not named here is drawn at :attr:`size`."""
     printed: Board | None = field(default=None, repr=False)
     """For a geography with links laid over it: the geography without them."""
 
@@ -155,6 +158,13 @@ class Board:
     @property
     def centres(self) -> tuple[int, ...]:
         return tuple(s.index for s in self.spaces if s.centre)
+
+    def size_of(self, printed: str) -> Point | None:
+        """The drawing size of one printed board."""
+        for name, size in self.sizes:
+            if name == printed:
+                return size
+        return self.size
 
     @property
     def base(self) -> Board:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..board import Board, Space, SpaceKind
 from .geometry import closest_points, space_shapes
-from .svg import SVG_NS, Point, el, mix, num, path_points, text_el, title_el, towards
+from .svg import SVG_NS, Attr, Point, el, mix, num, path_points, text_el, title_el, towards
 
 MARGIN = 12.0
 HEADER = 46.0
@@ -47,7 +47,8 @@ class Frame:
     names: tuple[str, ...]
     """Printed boards, left to right."""
     offsets: dict[str, Point]
-    board_size: Point
+    sizes: dict[str, Point]
+    """Drawing size of each printed board."""
     width: float
     height: float
     """Height of the map part (header and boards), without the legend."""
@@ -86,10 +87,15 @@ def make_frame(board: Board) -> Frame:
             f'map {board.id!r} has no drawing: add "drawing" and each space\'s "at" to its map data'
         )
     names = board.boards or tuple(dict.fromkeys(sp.board for sp in board.spaces))
-    w, h = board.size
-    offsets = {name: (MARGIN + k * (w + GAP), HEADER) for k, name in enumerate(names)}
-    width = 2 * MARGIN + len(names) * w + (len(names) - 1) * GAP
-    return Frame(board, names, offsets, (w, h), width, HEADER + h + MARGIN)
+    sizes = {name: board.size_of(name) or board.size for name in names}
+    offsets: dict[str, Point] = {}
+    x = MARGIN
+    for name in names:
+        offsets[name] = (x, HEADER)
+        x += sizes[name][0] + GAP
+    width = x - GAP + MARGIN
+    height = max(h for _, h in sizes.values())
+    return Frame(board, names, offsets, sizes, width, HEADER + height + MARGIN)
 
 
 def location_title(frame: Frame, loc: int) -> str:
@@ -117,7 +123,7 @@ def draw_spaces(
     out: list[str] = []
     for name in frame.names:
         ox, oy = frame.offsets[name]
-        bw, bh = frame.board_size
+        bw, bh = frame.sizes[name]
         out.append(
             el(
                 "rect",
@@ -327,6 +333,75 @@ def _borders(frame: Frame) -> list[str]:
     return out
 
 
+def cross_board_links(frame: Frame) -> list[str]:
+    """Adjacencies between spaces of different printed boards (cards laid between boards, joined
+    games): a dashed line across the gap when the two boards are drawn side by side; otherwise (a link
+    that wraps round the world) a stub from each end to the outer edge of its board, naming the far
+    end."""
+    board = frame.board.base
+    order = {name: k for k, name in enumerate(frame.names)}
+    pairs: set[tuple[int, int]] = set()
+    for loc in board.locations:
+        for other in board.army_adj[loc.index] | board.fleet_adj[loc.index]:
+            a, b = loc.space, board.locations[other].space
+            if board.spaces[a].board != board.spaces[b].board:
+                pairs.add((min(a, b), max(a, b)))
+    out: list[str] = []
+    for a, b in sorted(pairs):
+        sa, sb = board.spaces[a], board.spaces[b]
+        if sa.at is None or sb.at is None:
+            continue
+        if order[sa.board] > order[sb.board]:
+            sa, sb = sb, sa
+        pa, pb = frame.space_point(sa.index), frame.space_point(sb.index)
+        style: dict[str, Attr] = {
+            "fill": "none",
+            "stroke": SEA_INK,
+            "stroke-width": 1.8,
+            "stroke-dasharray": "5 3",
+        }
+        if order[sb.board] - order[sa.board] == 1:
+            line = el("path", {"class": "link-line", "d": path_points([pa, pb], closed=False), **style})
+            out.append(
+                el(
+                    "g",
+                    {"class": "link", "data-a": sa.id, "data-b": sb.id},
+                    title_el(f"Adjacent: {frame.place(sa)} - {frame.place(sb)}"),
+                    line,
+                )
+            )
+            continue
+        # The left end leaves by its board's left edge, the right end by its board's right edge.
+        left_edge = frame.offsets[sa.board][0]
+        right_edge = frame.offsets[sb.board][0] + frame.sizes[sb.board][0]
+        for p, edge, far, anchor, dx in (
+            (pa, left_edge, sb, "start", 3),
+            (pb, right_edge, sa, "end", -3),
+        ):
+            out.append(
+                el(
+                    "g",
+                    {"class": "link wrap", "data-a": sa.id, "data-b": sb.id},
+                    title_el(f"Adjacent: {frame.place(sa)} - {frame.place(sb)} (round the world)"),
+                    el(
+                        "path",
+                        {"class": "link-line", "d": path_points([p, (edge, p[1])], closed=False), **style},
+                    ),
+                    text_el(
+                        {
+                            "x": edge + dx,
+                            "y": p[1] - 4,
+                            "text-anchor": anchor,
+                            "font-size": 10,
+                            "fill": SEA_INK,
+                        },
+                        f"to {far.name}",
+                    ),
+                )
+            )
+    return out
+
+
 def _passage(frame: Frame, a: int, b: int) -> str:
     """A dashed bridge across the narrowest gap between two adjacent spaces whose cells do not meet
     (a strait), reaching a little into each cell."""
@@ -378,7 +453,7 @@ def header(frame: Frame, title: str, note: str | None = None) -> list[str]:
                     {
                         "class": "board-label",
                         "data-board": name,
-                        "x": ox + frame.board_size[0] / 2,
+                        "x": ox + frame.sizes[name][0] / 2,
                         "y": oy - 7,
                         "text-anchor": "middle",
                         "font-size": 14,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..board import Board
-from .base import document, draw_spaces, header, make_frame
+from .base import cross_board_links, document, draw_spaces, header, make_frame
 from .svg import el, text_colour_on
 
 
@@ -15,9 +15,11 @@ def render_board(
     fills: Mapping[int, str] | None = None,
     labels: Mapping[int, str] | None = None,
     title: str | None = None,
+    links: bool = False,
 ) -> str:
     """``board`` as a standalone SVG: ``fills`` maps a space index to its fill colour (spaces left out
-    keep their terrain colour), ``labels`` to a short badge drawn on its point (an army count)."""
+    keep their terrain colour), ``labels`` to a short badge drawn on its point (an army count);
+    ``links`` draws the adjacencies between its printed boards (cards laid between them)."""
     fills = fills or {}
     labels = labels or {}
     frame = make_frame(board.base)
@@ -28,6 +30,8 @@ def render_board(
         extra[space] = [_badge(*frame.space_point(space), text, fills.get(space, "#ffffff"))]
     parts = header(frame, title or board.title)
     parts.extend(draw_spaces(frame, fills, extra))
+    if links:
+        parts.extend(cross_board_links(frame))
     return document(frame, title or board.title, parts, frame.height)
 
 

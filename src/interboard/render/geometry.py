@@ -157,9 +157,10 @@ def space_shapes(board: Board, printed: str | None = None) -> SpaceShapes:
     found = cache.get(key)
     if found is not None:
         return found
-    if board.size is None:
+    size = board.size_of(printed) if printed is not None else board.size
+    if size is None:
         raise ValueError(f"map {board.id!r} has no drawing size: its spaces cannot be placed")
-    width, height = board.size
+    width, height = size
     sites = board_sites(board, printed)
     weights = [KIND_WEIGHT.get(board.spaces[space].kind, 0.0) for space, _ in sites]
     cells = voronoi_cells([p for _, p in sites], width, height, weights)
@@ -195,6 +196,8 @@ def _borders(
     limits = list(radii) or [None] * len(sites)
     edges: list[Edge] = []
     points = [p for _, p in sites]
+    if len(points) < 2:
+        return edges  # a board of one space (a single card) borders nothing
     for i, cell in enumerate(cells):
         n = len(cell)
         for k in range(n):

@@ -39,4 +39,4 @@ def draw_position(data: GameData, position: dict[str, Any], title: str) -> str:
         if index is None:
             raise ValueError(f"unknown space {space!r}")
         labels[index] = " ".join(f"{p[0]}{n}" for p, n in sorted(by_power.items()))
-    return render_board(board, fills=fills, labels=labels, title=title)
+    return render_board(board, fills=fills, labels=labels, title=title, links=len(board.boards) > 1)

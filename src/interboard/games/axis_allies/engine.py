@@ -231,11 +231,13 @@ def _move(world: World, action: Move) -> None:
             world.extra.setdefault("raids", {}).setdefault(to, []).append(u.id)
 
 
-def can_land_after(world: World, unit: Unit, cost: int, to: str) -> bool:
-    """Could ``unit`` (an aircraft) still reach a landing place after flying ``cost`` moves to ``to``?"""
+def can_land_after(world: World, unit: Unit, cost: int, to: str, spots: set[str] | None = None) -> bool:
+    """Could ``unit`` (an aircraft) still reach a landing place after flying ``cost`` moves to ``to``?
+    ``spots``: its landing places, when the caller has them already."""
     ut = world.unit_type(unit)
     remaining = movement_allowance(world, unit) - unit.moved - cost
-    spots = landing_spots(world, unit.owner, fighter=bool(ut.carrier_cost))
+    if spots is None:
+        spots = landing_spots(world, unit.owner, fighter=bool(ut.carrier_cost))
     return air_distance(world, to, spots, max(remaining, 0)) is not None
 
 
@@ -260,6 +262,8 @@ def _go(world: World, unit: Unit, path: tuple[str, ...], combat_move: bool) -> N
             rules.pass_convoy(world, unit, space)
         if ut.is_land and combat_move and space != path[-1] and hostile_land(world, space, unit.owner):
             rules.take_territory(world, space, unit.owner, blitz=True)
+        if ut.is_land:
+            rules.claim_unowned(world, space, unit.owner)
     unit.moved += len(path)
     unit.at = path[-1]
     if ut.transport_capacity or ut.carrier_capacity:

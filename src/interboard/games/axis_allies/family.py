@@ -27,6 +27,7 @@ from .text import world_text
 TITLES = {
     "aa_europe_1999": "Axis & Allies Europe (1999)",
     "aa_pacific_2001": "Axis & Allies Pacific (2001)",
+    "aa_linked_world": "Axis & Allies: the linked world game",
 }
 DESCRIPTIONS = {
     "aa_europe_1999": "Germany against the Soviet Union, the UK and the USA in Europe, the Atlantic and "
@@ -34,6 +35,8 @@ DESCRIPTIONS = {
     "hold it a round.",
     "aa_pacific_2001": "Japan against the UK (India and Australia), China and the USA across the Pacific: "
     "convoy routes, kamikaze, marines, destroyer-transports; Japan wins at 22 victory points.",
+    "aa_linked_world": "Rob Daviau's linked game: the Europe and Pacific boards joined by eleven "
+    "interboard spaces into one war; Germany, the USSR, Japan, the UK and the USA in that order.",
 }
 
 

@@ -19,7 +19,7 @@ from .units import UnitDataError, UnitType, unit_types
 DATA_PACKAGE = "interboard.games.axis_allies.data"
 MAPS_PACKAGE = DATA_PACKAGE + ".maps"
 FORMAT = "interboard-axis-allies/1"
-GAMES = ("aa_europe_1999", "aa_pacific_2001")
+GAMES = ("aa_europe_1999", "aa_pacific_2001", "aa_linked_world")
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +77,13 @@ class Territory:
     mediterranean_home: bool = False
     kamikaze: bool = False
     oil: bool = False
+    ships_only: bool = False
+    """Linked game: an interboard sea card, entered by ships only (aircraft go through it only aboard
+    a carrier)."""
+    ships_of: str | None = None
+    """Linked game: only this side's ships enter (the Panama Canal: the Allies')."""
+    closed_by_convoy: str | None = None
+    """Linked game: closed while the other side holds this convoy centre (Panama: sea zone 3)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +193,7 @@ def game_from_data(data: dict[str, Any], board: Board, source: str) -> GameData:
 
 @cache
 def game_data(game: str) -> GameData:
-    """A shipped game's data (``aa_europe_1999``, ``aa_pacific_2001``), loaded once."""
+    """A shipped game's data (``aa_europe_1999``, ``aa_pacific_2001``, ``aa_linked_world``), loaded once."""
     if game not in GAMES:
         raise GameDataError(f"unknown Axis & Allies game {game!r} (games: {', '.join(GAMES)})")
     text = resources.files(DATA_PACKAGE).joinpath(f"{game}.json").read_text(encoding="utf-8")

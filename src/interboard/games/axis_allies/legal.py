@@ -103,15 +103,20 @@ def _moves(world: World) -> Iterator[tuple[Action, bool]]:
             destinations = reachable(world, u, combat=combat_move)
         except MoveError:
             continue
-        if ut.is_air and not combat_move:
+        if ut.is_air:
             fighter = bool(ut.carrier_cost)
             if fighter not in spots:
                 spots[fighter] = landing_spots(world, world.power, fighter)
-            destinations = {d: c for d, c in destinations.items() if d in spots[fighter]}
+            if not combat_move:
+                destinations = {d: c for d, c in destinations.items() if d in spots[fighter]}
         for to, cost in sorted(destinations.items()):
             if ut.is_land and world.is_sea(to):
                 continue
-            if ut.is_air and combat_move and not can_land_after(world, u, cost, to):
+            if (
+                ut.is_air
+                and combat_move
+                and not can_land_after(world, u, cost, to, spots[bool(ut.carrier_cost)])
+            ):
                 continue  # an aircraft sent into combat must be able to land after
             yield Move(one, u.at, to), True
         if combat_move and ut.has("strategic_bomber"):

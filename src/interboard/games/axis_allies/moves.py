@@ -101,6 +101,19 @@ def canal_open(world: World, a: str, b: str, power: str) -> bool:
     return True
 
 
+def passage_open(world: World, space: str, power: str) -> bool:
+    """Linked game: a sea card kept for one side's ships (the Panama Canal, the Allies'), closed
+    while the other side holds the convoy centre named (sea zone 3, the Panama convoy)."""
+    t = world.data.territories[space]
+    side = world.side(power)
+    if t.ships_of is not None and t.ships_of != side:
+        return False
+    if t.closed_by_convoy is not None:
+        held_by = world.convoys.get(t.closed_by_convoy)
+        return held_by is None or held_by == side
+    return True
+
+
 def hostile_land(world: World, space: str, power: str) -> bool:
     """A territory an attacker must fight for: the enemy holds it or has units in it."""
     holder = world.controller(space)
@@ -116,9 +129,11 @@ def _step_ok(world: World, unit: Unit, ut: UnitType, frm: str, to: str, last: bo
         return False
     to_sea = world.is_sea(to)
     if ut.is_air:
+        if world.data.territories[to].ships_only:
+            return False  # an interboard sea: aircraft cross it only aboard a carrier
         return not (last and not combat and world.enemy_units(to, power))
     if ut.is_sea:
-        if not to_sea or not canal_open(world, frm, to, power):
+        if not to_sea or not canal_open(world, frm, to, power) or not passage_open(world, to, power):
             return False
         if not last:
             return not blocks_ships(world, to, power)
@@ -183,10 +198,36 @@ def find_route(world: World, unit: Unit, to: str, via: tuple[str, ...] = (), *, 
             if _step_ok(world, unit, ut, here, nxt, False, combat):
                 previous[nxt] = here
                 frontier.append((nxt, cost + 1))
+    closed = _closed_to(world, unit, to, previous)
     raise MoveError(
         f"{ut.name} in {world.space_name(unit.at)} cannot reach {world.space_name(to)} "
-        f"({budget} movement left{', combat move' if combat else ''})"
+        f"({budget} movement left{', combat move' if combat else ''})" + (f": {closed}" if closed else "")
     )
+
+
+def _closed_to(world: World, unit: Unit, to: str, reached: dict[str, str | None]) -> str | None:
+    """Why a space next to one the search reached stays closed to ``unit``, when a passage rule (a
+    canal, a sea card, a card kept for one side) closes it."""
+    ut = world.unit_type(unit)
+    t = world.data.territories[to]
+    if ut.is_air and t.ships_only:
+        return f"aircraft cross {world.space_name(to)} only aboard a carrier"
+    if not ut.is_sea:
+        return None
+    side = world.side(unit.owner)
+    if t.ships_of is not None and t.ships_of != side:
+        return f"{world.space_name(to)} is for the ships of the {t.ships_of} only"
+    if t.closed_by_convoy is not None and world.convoys.get(t.closed_by_convoy) not in (None, side):
+        return (
+            f"{world.space_name(to)} is closed while the {world.convoys[t.closed_by_convoy]} hold the "
+            f"convoy of {world.space_name(t.closed_by_convoy)}"
+        )
+    for here in reached:
+        if to in neighbours(world, here) and not canal_open(world, here, to, unit.owner):
+            canal = next(c for c in world.data.canals if here in c.seas and to in c.seas)
+            lands = " and ".join(world.space_name(land) for land in canal.land)
+            return f"ships pass {canal.name} only while their side holds {lands}"
+    return None
 
 
 def reachable(world: World, unit: Unit, *, combat: bool) -> dict[str, int]:
@@ -218,11 +259,24 @@ def landing_spots(world: World, power: str, fighter: bool) -> set[str]:
     side = world.side(power)
     spots = {sid for sid, s in held.items() if s == side}
     if fighter:
-        for space in {u.at for u in world.units.values() if world.unit_type(u).carrier_capacity}:
-            if carrier_room(world, space, power) > 0 or any(
-                u.aboard is not None and u.owner == power and u.at == space for u in world.units.values()
-            ):
-                spots.add(space)
+        # One pass over the units: carrier places and the fighters already on them, by sea zone.
+        room: dict[str, int] = {}
+        own_aboard: set[str] = set()
+        for u in world.units.values():
+            ut = world.unit_type(u)
+            if ut.carrier_capacity:
+                room.setdefault(u.at, 0)
+            if world.enemies(u.owner, power):
+                continue
+            if ut.carrier_capacity:
+                room[u.at] = room.get(u.at, 0) + ut.carrier_capacity
+            elif ut.is_air:
+                room[u.at] = room.get(u.at, 0) - ut.carrier_cost
+                if u.aboard is not None and u.owner == power:
+                    own_aboard.add(u.at)
+        spots.update(
+            space for space in room if world.is_sea(space) and (room[space] > 0 or space in own_aboard)
+        )
     return spots
 
 
@@ -252,7 +306,7 @@ def air_distance(world: World, frm: str, targets: set[str], limit: int) -> int |
         if cost >= limit:
             continue
         for nxt in neighbours(world, here):
-            if nxt in seen or is_neutral(world, nxt):
+            if nxt in seen or is_neutral(world, nxt) or world.data.territories[nxt].ships_only:
                 continue
             if nxt in targets:
                 return cost + 1

@@ -117,6 +117,16 @@ def take_territory(world: World, space: str, power: str, blitz: bool = False) ->
                     )
 
 
+def claim_unowned(world: World, space: str, power: str) -> None:
+    """Linked game: a land card with no owner (the Rocky Mountains, the Great Plains) passes to the
+    first power whose land units enter it."""
+    t = world.data.territories[space]
+    if space in world.owner or t.neutral or world.is_sea(space):
+        return
+    world.owner[space] = power
+    world.log.append(f"{power} takes {world.space_name(space)}, which no one held")
+
+
 # ---------------------------------------------------------------------- convoys
 def pass_convoy(world: World, unit: Unit, space: str) -> None:
     """A warship entering or passing a convoy centre of the other side takes control of it; a
@@ -158,7 +168,7 @@ def income_of(world: World, power: str) -> dict[str, int]:
         if holder != power:
             continue
         t = world.data.territories[space]
-        if t.middle_east and power != "GERMANY" and world.data.id == "aa_europe_1999":
+        if t.middle_east and power != "GERMANY":
             continue  # Middle East oil pays Germany only
         if t.convoy:
             if space in world.convoys:
