@@ -129,6 +129,19 @@ INTERBOARD: list[dict[str, Any]] = [
 RUSSIAN = ("NOVOSIBIRSK", "EVENKI_NATL_OKRUG", "YAKUT_SSR", "SOVIET_FAR_EAST")
 """Belong to the USSR at the start and count as Europe board (the rules text)."""
 
+MEDITERRANEAN = (
+    "STRAIT_OF_GIBRALTAR",
+    "WESTERN_MEDITERRANEAN",
+    "TYRRHENIAN_SEA",
+    "SICILIAN_SEA",
+    "CENTRAL_MEDITERRANEAN",
+    "ADRIATIC_SEA",
+    "EASTERN_MEDITERRANEAN",
+    "AEGEAN_SEA",
+)
+"""The Mediterranean's sea zones on the Europe board (its mouth at Gibraltar included, the Black Sea
+not): the land touching them is "within or adjacent to the Mediterranean" for the UK's free infantry."""
+
 ORDER = ["GERMANY", "USSR", "JAPAN", "UK", "CHINA", "USA"]
 """The text's order of play; China, played by the USA's seat, moves just before the USA as in
 the Pacific rulebook."""
@@ -213,6 +226,10 @@ def build() -> tuple[dict[str, Any], dict[str, Any]]:
             territories[card["id"]] = {"ships_only": True}
         else:
             territories[card["id"]] = {"ipc": 0}
+    for a, b in army + fleet:
+        for sea, land in ((a, b), (b, a)):
+            if sea in MEDITERRANEAN and kinds.get(land) != "sea":
+                territories[land.split("/")[0]]["mediterranean"] = True
     territories["PANAMA_CANAL"].update({"ships_of": "allies", "closed_by_convoy": "SZ3"})
 
     powers: dict[str, dict[str, Any]] = {}

@@ -11,6 +11,7 @@ Every action is one line a player may type::
     lose 2 infantry, 1 battleship                 (casualties, when hits are to be taken)
     kamikaze 1 battleship at Sea Zone 36          (Japan, Pacific: a token spent on an Allied ship)
     press on / retreat to Poland / submerge
+    transfer 5 IPCs from India to England         (the UK, linked game: money between theatres)
 
 Names of places are the board's names, ids or aliases, in any case; unit names the variant's unit
 ids or names, singular or plural (``armor`` reads as ``armour``).
@@ -92,7 +93,16 @@ class Submerge:
     pass
 
 
-Action = Buy | Convert | Move | Place | Lose | Kamikaze | PressOn | Retreat | Submerge
+@dataclass(frozen=True)
+class Transfer:
+    """The UK in the linked game: IPCs moved from one of its purses to another (between theatres)."""
+
+    ipcs: int
+    frm: str
+    to: str
+
+
+Action = Buy | Convert | Move | Place | Lose | Kamikaze | PressOn | Retreat | Submerge | Transfer
 
 ALIASES = {"armor": "armour", "tank": "armour", "tanks": "armour", "aa": "aa_gun", "aa gun": "aa_gun"}
 
@@ -191,11 +201,15 @@ def parse_action(data: GameData, text: str) -> Action:
             via,
             raid=m.group(1).lower() == "raid",
         )
+    m = re.fullmatch(r"transfer\s+(\d+)\s+ipcs?\s+from\s+(\w+)\s+to\s+(\w+)", line, re.IGNORECASE)
+    if m:
+        return Transfer(int(m.group(1)), m.group(2).upper(), m.group(3).upper())
     m = re.fullmatch(r"lose\s+(.+)", line, re.IGNORECASE)
     if m:
         return Lose(parse_counts(data, m.group(1), where))
     raise ActionSyntaxError(
-        f"{where}: not an action (buy, convert, move, raid, place, lose, press on, retreat to, submerge)"
+        f"{where}: not an action (buy, convert, transfer, move, raid, place, lose, press on, retreat to, "
+        "submerge)"
     )
 
 
@@ -230,4 +244,6 @@ def action_text(data: GameData, action: Action) -> str:
             return f"retreat to {name(to)}"
         case Submerge():
             return "submerge"
+        case Transfer(ipcs, frm, to):
+            return f"transfer {ipcs} IPCs from {frm.title()} to {to.title()}"
     raise TypeError(f"not an action: {action!r}")

@@ -56,6 +56,15 @@ def begin_combat(world: World) -> None:
             land.append(target)  # an assault waiting on its sea battle
     world.battles = sea + sorted(land) + sorted(raids)
     world.battle = None
+    if (
+        world.round == 1
+        and world.side(power) == "axis"
+        and any(
+            world.owner.get(space) == "USA" or any(u.owner == "USA" for u in world.at(space))
+            for space in world.battles
+        )
+    ):
+        world.extra["usa_attacked_round_1"] = True  # a surrender modifier of the linked game
     targets = kamikaze_targets(world)
     if targets:
         tokens = world.extra.get("kamikaze", {}).get("JAPAN", 0)
@@ -772,6 +781,8 @@ def _raid(world: World) -> None:
         )
         sbr = world.extra.setdefault("bombed", {})
         sbr[holder] = sbr.get(holder, 0) + paid
+        this_round = world.extra.setdefault("bombed_this_round", {})
+        this_round[holder] = this_round.get(holder, 0) + paid
         world.log.append(
             f"bombers roll {dice} over {world.space_name(space)}: {holder} loses {paid} IPCs (at most {cap})"
         )

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import combat, rules
-from .actions import Action, Buy, Convert, Move, Place, counts_text
+from . import combat, linked, rules
+from .actions import Action, Buy, Convert, Move, Place, Transfer, counts_text
 from .moves import (
     MoveError,
     air_distance,
@@ -77,13 +77,16 @@ def end_turn(world: World) -> None:
     if world.winner is not None:
         world.phase = Phase.OVER
         return
-    world.turn += 1
-    if world.turn >= len(world.order):
-        world.turn = 0
-        rules.end_of_round(world)
-        if world.phase is Phase.OVER:
-            return
-        world.round += 1
+    while True:
+        world.turn += 1
+        if world.turn >= len(world.order):
+            world.turn = 0
+            rules.end_of_round(world)
+            if world.phase is Phase.OVER:
+                return
+            world.round += 1
+        if not linked.out_of_the_war(world, world.power):
+            break
     begin_turn(world)
 
 
@@ -116,7 +119,11 @@ def run_on(world: World) -> None:
 def apply(world: World, action: Action) -> None:
     """Play one action of the mover in its current step."""
     phase = world.phase
-    if isinstance(action, Buy | Convert):
+    if isinstance(action, Transfer):
+        if phase is not Phase.PURCHASE:
+            raise IllegalAction(f"money is moved in the purchase step, not the {phase.value} step")
+        linked.transfer(world, action)
+    elif isinstance(action, Buy | Convert):
         if phase is not Phase.PURCHASE:
             raise IllegalAction(
                 f"buying and converting are for the purchase step, not the {phase.value} step"

@@ -82,6 +82,8 @@ class Territory:
     a carrier)."""
     ships_of: str | None = None
     """Linked game: only this side's ships enter (the Panama Canal: the Allies')."""
+    mediterranean: bool = False
+    """Linked game: land within or next to the Mediterranean (where the UK's free infantry go)."""
     closed_by_convoy: str | None = None
     """Linked game: closed while the other side holds this convoy centre (Panama: sea zone 3)."""
 

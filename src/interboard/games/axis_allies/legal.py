@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .actions import Action, Buy, Convert, Move, Place, action_text
+from . import linked
+from .actions import Action, Buy, Convert, Move, Place, Transfer, action_text
 from .engine import IllegalAction, apply, can_land_after
 from .moves import (
     MoveError,
@@ -57,6 +58,14 @@ def _purchases(world: World) -> Iterator[tuple[Action, bool]]:
             cost = world.data.units[unit].cost or 0
             if cost <= world.ipcs.get(economy.id, 0):
                 yield Buy(((unit, 1),), economy.id if many else None), True
+    if many and linked.is_linked(world) and world.power == "UK":
+        # Money between theatres: five IPCs at a time, or the whole purse (any sum may be typed).
+        for frm in power.economies:
+            have = world.ipcs.get(frm.id, 0)
+            for to in power.economies:
+                if to.id != frm.id:
+                    for amount in sorted({min(5, have), have} - {0}):
+                        yield Transfer(amount, frm.id, to.id), True
     if world.power == "USSR":
         for space, t in world.data.territories.items():
             if t.conversion and world.owner.get(space) == "USSR":

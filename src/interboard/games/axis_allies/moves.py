@@ -22,6 +22,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from ...board import SpaceKind
+from .linked import closed_by_surrender
 from .state import Phase, Unit, World
 from .units import UnitType
 
@@ -125,6 +126,8 @@ def hostile_land(world: World, space: str, power: str) -> bool:
 def _step_ok(world: World, unit: Unit, ut: UnitType, frm: str, to: str, last: bool, combat: bool) -> bool:
     """May ``unit`` step from ``frm`` into ``to``, ending there if ``last``?"""
     power = unit.owner
+    if closed_by_surrender(world, to):
+        return ut.is_air and not last  # aircraft may fly over a surrendered power's lands
     if is_neutral(world, to):
         return False
     to_sea = world.is_sea(to)
@@ -210,6 +213,8 @@ def _closed_to(world: World, unit: Unit, to: str, reached: dict[str, str | None]
     canal, a sea card, a card kept for one side) closes it."""
     ut = world.unit_type(unit)
     t = world.data.territories[to]
+    if closed_by_surrender(world, to):
+        return f"{world.space_name(to)} belongs to a power that has surrendered: no one enters it"
     if ut.is_air and t.ships_only:
         return f"aircraft cross {world.space_name(to)} only aboard a carrier"
     if not ut.is_sea:
@@ -257,7 +262,7 @@ def landing_spots(world: World, power: str, fighter: bool) -> set[str]:
     the turn, and (fighters) sea zones with a carrier of its side with room."""
     held = world.extra.get("held_at_start", {})
     side = world.side(power)
-    spots = {sid for sid, s in held.items() if s == side}
+    spots = {sid for sid, s in held.items() if s == side and not closed_by_surrender(world, sid)}
     if fighter:
         # One pass over the units: carrier places and the fighters already on them, by sea zone.
         room: dict[str, int] = {}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from . import linked
 from .actions import Convert, Move, Place
 from .state import Phase, Unit, World
 
@@ -31,6 +32,8 @@ def _illegal(message: str) -> Exception:
 def on_turn_start(world: World) -> None:
     if world.power == "CHINA":
         chinese_infantry(world)
+    if linked.is_linked(world):
+        linked.on_turn_start(world)
 
 
 def on_turn_end(world: World, power: str) -> None:
@@ -46,11 +49,16 @@ def on_turn_end(world: World, power: str) -> None:
     world.extra.pop("amphibious", None)
     world.extra.pop("landings", None)
     world.extra.pop("unloaded", None)
+    if linked.is_linked(world):
+        linked.on_turn_end(world, power)
 
 
 def end_of_round(world: World) -> None:
-    """Capitals held for a whole round decide the game; ``max_rounds`` ends it as a draw."""
-    for capital, taken in list(world.captured_capitals.items()):
+    """Capitals held for a whole round decide the game (the linked game: surrender does);
+    ``max_rounds`` ends it as a draw."""
+    if linked.is_linked(world):
+        linked.end_of_round(world)
+    for capital, taken in list(world.captured_capitals.items()) if not linked.is_linked(world) else ():
         holder = world.owner.get(capital)
         original = world.data.territories[capital].owner
         if holder is None or original is None or not world.enemies(holder, original):
@@ -112,6 +120,7 @@ def take_territory(world: World, space: str, power: str, blitz: bool = False) ->
                     gain = world.data.power(power).economies[0].id
                     world.ipcs[gain] = world.ipcs.get(gain, 0) + loot
                     world.captured_capitals[space] = world.round
+                    world.extra.setdefault("capital_lost", {})[previous] = True
                     world.log.append(
                         f"{power} captures the capital {world.space_name(space)} and its {loot} IPCs"
                     )
@@ -182,6 +191,8 @@ def income_of(world: World, power: str) -> dict[str, int]:
         economy = world.economy_of(space)
         if economy is not None:
             out[economy] += t.ipc
+    if power == "UK" and linked.is_linked(world):
+        return linked.pool_uk_convoys(world, dict(out))
     return dict(out)
 
 
@@ -192,9 +203,15 @@ def collect_income(world: World, power: str) -> None:
     for economy in world.data.power(power).economies:
         holder = world.owner.get(economy.capital)
         if holder is None or world.enemies(holder, power):
-            world.log.append(f"{economy.id} collects nothing: its capital is in enemy hands")
-            paid[economy.id] = 0
-            continue
+            if linked.is_linked(world):
+                # Capitals in exile: the economy goes on from another of its starting factories.
+                exile = linked.exile_capital(world, power, economy.capital)
+                where = f"from exile in {world.space_name(exile)}" if exile else "with no capital"
+                world.log.append(f"{economy.id} rules {where}")
+            else:
+                world.log.append(f"{economy.id} collects nothing: its capital is in enemy hands")
+                paid[economy.id] = 0
+                continue
         amount = income.get(economy.id, 0)
         if power == "GERMANY" and economy.id == "GERMANY":
             amount -= sum(
@@ -282,7 +299,9 @@ def check_raid(world: World, action: Move) -> None:
 
 
 def check_landing(world: World, sea: str, land: str) -> None:
-    """Hook for the linked game's Red Sea rule; the base games have no such restriction."""
+    """Linked game: no one lands in a surrendered power's territory."""
+    if linked.closed_by_surrender(world, land):
+        raise _illegal(f"{world.space_name(land)} belongs to a power that has surrendered: no one enters it")
 
 
 # ---------------------------------------------------------------------- placement
@@ -301,6 +320,7 @@ def place_units(world: World, action: Place) -> None:
     factories = world.extra.get("factories_at_start", [])
     counts = dict(action.units)
     for type_, n in action.units:
+        free_here = 0
         ut = world.data.units[type_]
         economy = _placing_economy(world, at)
         have = world.bought.get(economy, {}).get(type_, 0)
@@ -322,9 +342,17 @@ def place_units(world: World, action: Place) -> None:
                 room = _new_carrier_room(world, at, counts)
                 if not ut.carrier_cost or room < n * ut.carrier_cost:
                     raise _illegal(f"no carrier room for {n} {ut.name} in {world.space_name(at)}")
+        elif free_here := linked.free_infantry_spot(world, at, type_):  # the UK's free infantry
+            if n > free_here:
+                raise _illegal(f"the UK has {free_here} free infantry left to place, not {n}")
+            world.extra["free_infantry"] = free_here - n
         elif not china_places_anywhere(world, at) and (at not in factories or world.owner.get(at) != power):
             raise _illegal(f"{world.space_name(at)} has no factory {power} held at the start of its turn")
-        limit = None if world.is_sea(at) or china_places_anywhere(world, at) else placement_limit(world, at)
+        limit = (
+            None
+            if world.is_sea(at) or china_places_anywhere(world, at) or free_here
+            else placement_limit(world, at)
+        )
         if limit is not None:
             placed = world.extra.setdefault("placed", {}).get(at, 0)
             if placed + n > limit:
@@ -351,7 +379,8 @@ def _placing_economy(world: World, at: str) -> str:
     land = at
     if world.is_sea(at):
         land = next((f for f in world.extra.get("factories_at_start", []) if at in _neighbours(world, f)), at)
-    return world.economy_of(land) or economies[0].id
+    economy = world.economy_of(land)
+    return economy if economy in {e.id for e in economies} else economies[0].id
 
 
 def _neighbours(world: World, space: str) -> list[str]:
