@@ -92,7 +92,10 @@ def end_turn(world: World) -> None:
 
 def finish_step(world: World) -> None:
     """The mover's step is over: run on to the next decision point."""
-    if world.phase is Phase.PURCHASE:
+    if world.phase is Phase.SETUP:
+        if linked.finish_setup_step(world):
+            begin_turn(world)
+    elif world.phase is Phase.PURCHASE:
         world.phase = Phase.COMBAT_MOVE
     elif world.phase is Phase.COMBAT_MOVE:
         world.phase = Phase.COMBAT
@@ -119,7 +122,11 @@ def run_on(world: World) -> None:
 def apply(world: World, action: Action) -> None:
     """Play one action of the mover in its current step."""
     phase = world.phase
-    if isinstance(action, Transfer):
+    if phase is Phase.SETUP:
+        if not isinstance(action, Place):
+            raise IllegalAction("the initial placement takes place actions only (place 2 infantry at Moscow)")
+        linked.setup_place(world, action)
+    elif isinstance(action, Transfer):
         if phase is not Phase.PURCHASE:
             raise IllegalAction(f"money is moved in the purchase step, not the {phase.value} step")
         linked.transfer(world, action)

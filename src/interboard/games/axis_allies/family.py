@@ -14,7 +14,7 @@ from typing import Any
 
 from ..protocol import Choices, FamilyError, OptionValue, Pending, Processed, State, VariantInfo
 from ..submissions import Drafts
-from . import combat
+from . import combat, linked
 from .actions import Action, ActionSyntaxError, action_text, parse_action
 from .drawing import draw_position
 from .engine import IllegalAction, apply, begin_turn, finish_step, run_on, seat_of
@@ -74,8 +74,11 @@ class AxisAlliesFamily:
             raise FamilyError(f"unknown Axis & Allies variant {variant!r} (variants: {', '.join(GAMES)})")
         chosen = info.check_options(options)
         world = new_world(variant, Options.from_json(dict(chosen)), seed)
-        begin_turn(world)
-        run_on(world)
+        if variant == linked.GAME:
+            linked.begin_setup(world)
+        else:
+            begin_turn(world)
+            run_on(world)
         world.log.clear()
         return {"variant": variant, **world.to_json()}
 
@@ -100,6 +103,10 @@ class AxisAlliesFamily:
             prompts = {seat_of(world, p): text for p, text in asked.items()}
             return Pending(name, "decision", seats, world.round, mover, prompts)
         prompt = f"{world.data.power(world.power).name}: {world.phase.value.replace('_', ' ')}"
+        if world.phase is Phase.SETUP:
+            prompt = (
+                f"{world.data.power(world.power).name}: initial placement ({linked.setup_ipcs(world)} IPCs)"
+            )
         if world.phase is Phase.PURCHASE:
             prompt += (
                 " ("

@@ -42,7 +42,9 @@ def legal_actions(world: World, limit: int = 400) -> list[str]:
 
 def _candidates(world: World) -> Iterator[tuple[Action, bool]]:
     """(action, whether it is known legal without trying it)."""
-    if world.phase is Phase.PURCHASE:
+    if world.phase is Phase.SETUP:
+        yield from _setup(world)
+    elif world.phase is Phase.PURCHASE:
         yield from _purchases(world)
     elif world.phase in (Phase.COMBAT_MOVE, Phase.NONCOMBAT_MOVE):
         yield from _moves(world)
@@ -71,6 +73,16 @@ def _purchases(world: World) -> Iterator[tuple[Action, bool]]:
             if t.conversion and world.owner.get(space) == "USSR":
                 for unit in sorted({u.type for u in world.at(space) if u.owner in ("UK", "USA")}):
                     yield Convert(((unit, 1),), space), False
+
+
+def _setup(world: World) -> Iterator[tuple[Action, bool]]:
+    budget = linked.setup_ipcs(world)
+    for unit in world.data.power(world.power).buys:
+        ut = world.data.units[unit]
+        if ut.has("factory") or (ut.cost or 0) > budget:
+            continue
+        for space in linked.setup_spaces(world, unit):
+            yield Place(((unit, 1),), space), True
 
 
 def _movers(world: World) -> list[Unit]:

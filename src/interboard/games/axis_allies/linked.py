@@ -7,7 +7,7 @@ Rob Daviau's text is the rule; where it is silent the decision is in docs/rules/
 
 from __future__ import annotations
 
-from .actions import Transfer
+from .actions import Place, Transfer
 from .state import Phase, World
 
 GAME = "aa_linked_world"
@@ -19,6 +19,12 @@ OIL_MONEY = 5
 """The surrender tables' "oil money of 5+"."""
 ALLIES = ("USSR", "UK", "USA")
 AXIS = ("GERMANY", "JAPAN")
+SETUP_ORDER = ("USSR", "UK", "USA", "GERMANY")
+"""The initial placement on the Europe board: the Allies first, then Germany."""
+SETUP_IPCS = {"USSR": 18, "UK": 18, "USA": 18, "GERMANY": 12}
+SETUP_BOARDS = ("Europe",)
+RUSSIAN_CARDS = ("NOVOSIBIRSK", "EVENKI_NATL_OKRUG", "YAKUT_SSR", "SOVIET_FAR_EAST")
+"""Interboard cards that count as Europe board."""
 
 
 def is_linked(world: World) -> bool:
@@ -253,6 +259,103 @@ def closed_by_surrender(world: World, space: str) -> bool:
     """A territory of a surrendered power: no one enters it any more (aircraft may fly over it)."""
     holder = world.owner.get(space)
     return holder is not None and has_surrendered(world, holder) and not world.is_sea(space)
+
+
+# ---------------------------------------------------------------------- initial placement
+def begin_setup(world: World) -> None:
+    """Before round 1 each power of the Europe board places units worth its IPCs: 18 for each Ally, 12
+    for Germany, the Allies first."""
+    world.phase = Phase.SETUP
+    world.extra["setup"] = dict(SETUP_IPCS)
+    world.turn = world.order.index(SETUP_ORDER[0])
+
+
+def setup_ipcs(world: World) -> int:
+    return int(world.extra.get("setup", {}).get(world.power, 0))
+
+
+def _on_europe(world: World, space: str) -> bool:
+    return world.data.board.space(space).board in SETUP_BOARDS or space in RUSSIAN_CARDS
+
+
+def setup_spaces(world: World, unit: str) -> list[str]:
+    """Where the mover may place ``unit`` in the initial placement: a Europe territory it owns
+    (convoy centres included), or a Europe sea zone holding units of its own; a fighter at sea only
+    where its own carriers have room."""
+    ut = world.data.units[unit]
+    power = world.power
+    out = []
+    for space in world.data.territories:
+        if not _on_europe(world, space):
+            continue
+        sea = world.is_sea(space)
+        if ut.is_land or ut.domain.value == "building":
+            ok = not sea and world.owner.get(space) == power
+        elif ut.is_sea:
+            ok = sea and (world.owner.get(space) == power or any(u.owner == power for u in world.at(space)))
+        else:  # aircraft: on its land, or aboard its own carrier
+            ok = (not sea and world.owner.get(space) == power) or (
+                sea and bool(ut.carrier_cost) and _own_carrier_room(world, space, power) >= ut.carrier_cost
+            )
+        if ok:
+            out.append(space)
+    return out
+
+
+def _own_carrier_room(world: World, space: str, power: str) -> int:
+    here = [u for u in world.at(space) if u.owner == power]
+    return sum(world.unit_type(u).carrier_capacity for u in here) - sum(
+        world.unit_type(u).carrier_cost for u in here if world.unit_type(u).is_air
+    )
+
+
+def setup_place(world: World, action: Place) -> None:
+    power = world.power
+    budget = setup_ipcs(world)
+    buys = world.data.power(power).buys
+    cost = 0
+    for unit, n in action.units:
+        ut = world.data.units[unit]
+        if unit not in buys or ut.has("factory"):
+            raise _illegal(
+                f"{world.data.power(power).name} does not place {ut.name} in the initial placement"
+            )
+        if action.at not in setup_spaces(world, unit):
+            raise _illegal(
+                f"{world.space_name(action.at)} is not a place for {power}'s {ut.name}: the initial "
+                "placement goes in its own Europe territories, or Europe sea zones with its units"
+            )
+        cost += (ut.cost or 0) * n
+    if cost > budget:
+        raise _illegal(f"these cost {cost} IPCs; {power} has {budget} left to place")
+    world.extra["setup"][power] = budget - cost
+    for unit, n in action.units:
+        for _ in range(n):
+            u = world.add_unit(unit, power, action.at)
+            if world.is_sea(action.at) and world.unit_type(u).is_air:
+                carrier = next(
+                    c for c in world.at(action.at) if c.owner == power and world.unit_type(c).carrier_capacity
+                )
+                u.aboard = carrier.id
+    world.log.append(
+        f"{power} places {', '.join(f'{n} {world.data.units[t].name}' for t, n in action.units)} "
+        f"at {world.space_name(action.at)} (initial placement)"
+    )
+
+
+def finish_setup_step(world: World) -> bool:
+    """The mover's placement is done: the next power places, or round 1 begins (returns True then).
+    IPCs not placed are lost."""
+    left = world.extra["setup"].pop(world.power, 0)
+    if left:
+        world.log.append(f"{world.power} leaves {left} IPCs of its initial placement unspent")
+    k = SETUP_ORDER.index(world.power)
+    if k + 1 < len(SETUP_ORDER):
+        world.turn = world.order.index(SETUP_ORDER[k + 1])
+        return False
+    world.extra.pop("setup", None)
+    world.turn = 0
+    return True
 
 
 # ---------------------------------------------------------------------- capitals in exile

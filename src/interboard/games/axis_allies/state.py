@@ -21,6 +21,8 @@ from .units import UnitType
 
 
 class Phase(StrEnum):
+    SETUP = "setup"
+    """The linked game's initial placement, before round 1."""
     PURCHASE = "purchase"
     COMBAT_MOVE = "combat_move"
     COMBAT = "combat"

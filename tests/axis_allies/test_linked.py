@@ -1,0 +1,41 @@
+"""The linked world game through the family protocol: how a game begins, and a surrender's dice in the
+record."""
+
+from __future__ import annotations
+
+from interboard.games.axis_allies.family import FAMILY
+
+
+def test_a_linked_game_opens_with_the_allies_initial_placement() -> None:
+    state = FAMILY.new_state("aa_linked_world", {}, 5)
+    pending = FAMILY.pending(state)
+    assert pending.seats == ("USSR",) and ".setup." in pending.phase
+    assert pending.prompts["USSR"] == "Soviet Union: initial placement (18 IPCs)"
+    offered = FAMILY.legal(state, "USSR", []).actions
+    assert "place 1 infantry at Moscow" in offered and "place 1 infantry at Novosibirsk" in offered
+    assert not any(" at India" in text or " at Egypt" in text for text in offered)
+    seats = []
+    for _ in range(4):
+        seat = FAMILY.pending(state).seats[0]
+        seats.append(seat)
+        state = FAMILY.process(state, {seat: []}).state
+    assert seats == ["USSR", "UK", "USA", "GERMANY"]
+    pending = FAMILY.pending(state)
+    assert pending.seats == ("GERMANY",) and pending.phase.startswith("R1.GERMANY.purchase")
+
+
+def test_surrender_dice_are_in_the_results_and_replay_the_same() -> None:
+    from tests.axis_allies.harness import build, state_of
+
+    case = {
+        "game": "aa_linked_world",
+        "power": "JAPAN",
+        "phase": "place",
+        "extra": {"bombed_this_round": {"JAPAN": 100}},
+    }
+    state = state_of(build(case))
+    first = FAMILY.process(state, {"JAPAN": []})
+    again = FAMILY.process(state, {"JAPAN": []})
+    rolls = [r for r in first.results if r.get("order") == "dice"]
+    assert rolls and rolls[0]["dice"][0]["surrender"] == "Japan" and len(rolls[0]["dice"][0]["dice"]) == 15
+    assert first.state == again.state and first.results == again.results
