@@ -8,6 +8,7 @@ move, a loaded transport or a damaged battleship can be followed through a turn.
 from __future__ import annotations
 
 import copy
+import pickle
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -210,11 +211,11 @@ class World:
             units={k: u.copy() for k, u in self.units.items()},
             bought={e: dict(b) for e, b in self.bought.items()},
             battles=list(self.battles),
-            battle=copy.deepcopy(self.battle),
+            battle=_copied(self.battle),
             convoys=dict(self.convoys),
             captured_capitals=dict(self.captured_capitals),
             log=list(self.log),
-            extra=copy.deepcopy(self.extra),
+            extra=_copied(self.extra),
         )
 
     # ------------------------------------------------------------------ JSON
@@ -264,6 +265,11 @@ class World:
             steps=int(d.get("steps", 0)),
             extra=copy.deepcopy(d.get("extra", {})),
         )
+
+
+def _copied(value: Any) -> Any:
+    """A deep copy of JSON-like data (pickle is several times faster than ``copy.deepcopy`` on it)."""
+    return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
 
 
 def new_world(game: str, options: Options, seed: int) -> World:
