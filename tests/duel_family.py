@@ -148,7 +148,7 @@ class DuelFamily:
             return Choices((), True)
         return Choices(tuple(self._allowed(state)), True)
 
-    def options(self, state: State, seat: str) -> dict[str, Any]:
+    def options(self, state: State, seat: str, chosen: Sequence[str] = ()) -> dict[str, Any]:
         return {"actions": self._allowed(state)} if seat in self.pending(state).seats else {}
 
     def view(self, state: State) -> dict[str, Any]:

@@ -347,6 +347,12 @@ def test_a_vernian_operational_turn_is_played_by_clicking(new_context: Any, api:
             button.click()
             page.get_by_role("button", name="Ready").click()
             expect(page.locator("#phase")).not_to_have_text(phase, timeout=LIVE_TIMEOUT)
+            # The bot may have played on since: step back through the history to the attack's phase.
+            for _ in range(6):
+                if page.locator("#results-h").inner_text() == f"Results of {phase}":
+                    break
+                page.locator("#hist-prev").click()
+            expect(page.locator("#results-h")).to_have_text(f"Results of {phase}")
             expect(page.locator("#results ul.dice li").filter(has_text=f"attack on {hexes[0]}")).to_have_text(
                 re.compile(r": [1-6]$")
             )
@@ -356,3 +362,108 @@ def test_a_vernian_operational_turn_is_played_by_clicking(new_context: Any, api:
         page.get_by_role("button", name="Ready").click()
         expect(page.locator("#phase")).not_to_have_text(phase, timeout=LIVE_TIMEOUT)
     assert odds_seen, "no German attack was offered in the first turns"
+
+
+def test_a_linked_axis_and_allies_turn_is_played_by_clicking(new_context: Any, api: httpx.Client) -> None:
+    """The linked world game on the same page: both boards and the interboard cards drawn; the USSR
+    makes its initial placement by clicking Moscow, then plays its round 1 turn by clicking: a
+    purchase, a move (a stack, then a highlighted space), and the placement; the other powers are
+    bots."""
+    seats = {
+        "GERMANY": "bot:random",
+        "USSR": "Ada",
+        "JAPAN": "bot:random",
+        "UK": "bot:random",
+        "USA": "bot:random",
+    }
+    r = api.post(
+        "/api/games", json={"variant": "aa_linked_world", "seed": 2, "seats": seats, "title": "World"}
+    )
+    assert r.status_code == 201, r.text
+    game_id, token = r.json()["game_id"], r.json()["seat_tokens"]["USSR"]
+    headers = {"Authorization": f"Bearer {token}"}
+    context = new_context()
+    context.add_init_script(
+        f"if (location.protocol.startsWith('http')) localStorage.setItem('interboard.seats.{game_id}',"
+        f" JSON.stringify({{'USSR': '{token}'}}))"
+    )
+    page = open_game(context, f"/games/{game_id}")
+    for card in ("NOVOSIBIRSK", "PANAMA_CANAL", "RED_SEA"):
+        expect(page.locator(f"#map g.space[data-loc='{card}']")).to_have_count(1)
+    expect(page.locator("#map g.link").first).to_be_attached()
+
+    def click_order(space: str, text: str) -> None:
+        page.locator(f'#map g.space[data-loc="{space}"]').click()
+        page.locator("#choice-box .order-choice", has_text=re.compile(f"^{re.escape(text)}$")).click()
+        expect(page.locator("#order-list li", has_text=text).locator(".verdict")).to_have_text("✓ accepted")
+
+    def ready() -> None:
+        phase = page.locator("#phase").inner_text()
+        page.get_by_role("button", name="Ready").click()
+        expect(page.locator("#phase")).not_to_have_text(phase, timeout=LIVE_TIMEOUT)
+
+    # The initial placement: the USSR first, 18 IPCs.
+    expect(page.locator("#phase")).to_contain_text(".USSR.setup.")
+    click_order("MOSCOW", "place 1 infantry at Moscow")
+    click_order("MOSCOW", "place 1 armour at Moscow")
+    ready()
+
+    # Germany's turn (a bot) may ask the USSR for its casualties: it answers on the page.
+    for _ in range(40):
+        phase = page.locator("#phase").inner_text()
+        if phase.startswith("R1.USSR."):
+            break
+        tree = api.get(f"/api/games/{game_id}/options", headers=headers).json()
+        if tree.get("orders", {}).get("battle"):
+            page.get_by_role("button", name=re.compile("^the battle")).click()
+            page.locator("#choice-box .order-choice").first.click()
+            expect(page.locator("#order-list li .verdict").first).to_have_text("✓ accepted")
+            ready()
+        else:
+            page.wait_for_timeout(500)
+    expect(page.locator("#phase")).to_contain_text("R1.USSR.purchase")
+
+    # Round 1: buy by clicking the purchase group.
+    page.get_by_role("button", name=re.compile("^purchase")).click()
+    page.locator("#choice-box .order-choice", has_text=re.compile("^buy 1 infantry$")).click()
+    expect(page.locator("#order-list li", has_text="buy 1 infantry").locator(".verdict")).to_have_text(
+        "✓ accepted"
+    )
+    ready()
+    while ".combat" in page.locator("#phase").inner_text():
+        ready()  # no attack this turn
+    expect(page.locator("#phase")).to_contain_text("R1.USSR.noncombat_move")
+
+    # A move: the stack, then a space among those highlighted, then the order.
+    tree = api.get(f"/api/games/{game_id}/options", headers=headers).json()
+    origin, unit, target, kinds = next(
+        (space, unit, target, kinds)
+        for space, units in sorted(tree["orders"].items())
+        for unit, targets in sorted(units.items())
+        if isinstance(targets, dict)
+        for target, kinds in sorted(targets.items())
+        if isinstance(kinds, dict) and "move" in kinds and "SEA" not in target and not target.startswith("SZ")
+    )
+    page.locator(f'#map g.space[data-loc="{origin}"]').click()
+    expect(page.locator("#choice-box h4").first).to_contain_text(unit)  # the stack, opened
+    expect(page.locator(f'#map g.space.target[data-loc="{target}"]')).to_have_count(1)
+    page.locator(f'#map g.space[data-loc="{target}"]').click()
+    page.locator("#choice-box .orders button", has_text=re.compile(f"^{re.escape(kinds['move'])}$")).click()
+    expect(page.locator("#order-list li", has_text=kinds["move"]).locator(".verdict")).to_have_text(
+        "✓ accepted"
+    )
+    # The tree follows the saved move: the stack it left is described without the unit moved.
+    after = api.get(f"/api/games/{game_id}/options", headers=headers).json()
+    assert after["labels"].get(origin) != tree["labels"][origin]
+    ready()
+
+    # The placement of what was bought, by clicking Moscow.
+    expect(page.locator("#phase")).to_contain_text("R1.USSR.place")
+    click_order("MOSCOW", "place 1 infantry at Moscow")
+    ready()
+    expect(
+        page.locator("#results li").filter(has_text="USSR places 1 infantry at Moscow").first
+    ).to_be_visible()
+    expect(
+        page.locator("#results li").filter(has_text="Soviet Union:").filter(has_text="surrender dice")
+    ).to_have_count(1)

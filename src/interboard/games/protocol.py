@@ -227,8 +227,10 @@ class Family(Protocol):
         """What ``seat`` may add after the actions ``chosen`` so far in its submission."""
         ...
 
-    def options(self, state: State, seat: str) -> dict[str, Any]:
-        """The legal-action tree a page offers for clicking (the family's shape)."""
+    def options(self, state: State, seat: str, chosen: Sequence[str] = ()) -> dict[str, Any]:
+        """The legal-action tree a page offers for clicking (the family's shape), after the actions
+        ``chosen`` that the seat has saved so far (a family whose actions build on each other, such as
+        the moves of a wargame's turn, offers what may follow them; others may ignore them)."""
         ...
 
     def view(self, state: State) -> dict[str, Any]:

@@ -628,7 +628,18 @@ class GameService:
             seat = self._seat_by_token(s, game_id, token)
             if g.status != "active":
                 return {}
-            return get_family(g.family).options(g.state, seat.seat)
+            saved = s.scalars(
+                select(OrdersRow.orders).where(
+                    OrdersRow.game_id == game_id,
+                    OrdersRow.phase_index == g.phase_index,
+                    OrdersRow.seat == seat.seat,
+                )
+            ).first()
+            family = get_family(g.family)
+            try:
+                return family.options(g.state, seat.seat, list(saved or []))
+            except (ValueError, KeyError):  # saved orders that no longer apply: offer the plain tree
+                return family.options(g.state, seat.seat)
 
     def messages(self, game_id: str, token: str | None) -> list[dict[str, Any]]:
         with self._tx() as s:

@@ -19,6 +19,7 @@ from .actions import Action, ActionSyntaxError, action_text, parse_action
 from .drawing import draw_position
 from .engine import IllegalAction, apply, begin_turn, finish_step, run_on, seat_of
 from .gamedata import GAMES, GameDataError, game_data
+from .interface import option_tree
 from .legal import legal_actions
 from .options import Options, option_specs
 from .state import Phase, World, new_world
@@ -187,14 +188,20 @@ class AxisAlliesFamily:
             return Choices(tuple(combat.choices(world, seat)), combat.may_end(world, seat))
         return Choices(tuple(legal_actions(world)), True)
 
-    def options(self, state: State, seat: str) -> dict[str, Any]:
+    def options(self, state: State, seat: str, chosen: Sequence[str] = ()) -> dict[str, Any]:
         pending = self.pending(state)
         if seat not in pending.seats:
             return {}
+        actions = list(self.legal(state, seat, list(chosen)).actions)
+        world = self._drafts.after(state, seat, tuple(chosen)) if chosen else self._world(state)
         return {
             "phase": pending.phase,
             "prompt": pending.prompts.get(seat, ""),
-            "actions": list(self.legal(state, seat, []).actions),
+            "actions": actions,
+            "due": 0,
+            "waive": None,
+            "chained": True,
+            **option_tree(world, actions),
         }
 
     def view(self, state: State) -> dict[str, Any]:

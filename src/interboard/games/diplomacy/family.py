@@ -176,7 +176,7 @@ class DiplomacyFamily:
             orders.append(Waive())
         return Choices(tuple(format_order(board, o) for o in orders), True)
 
-    def options(self, state: State, seat: str) -> dict[str, Any]:
+    def options(self, state: State, seat: str, chosen: Sequence[str] = ()) -> dict[str, Any]:
         game = self._game(state)
         return dict(option_tree(game.board, game.position, seat).get(seat, {}))
 

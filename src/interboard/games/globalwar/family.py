@@ -236,7 +236,7 @@ class GlobalWarFamily:
         public["teams"] = [[player_id(p), player_id(p + 3)] for p in range(3)] if s.rules.teams else []
         return public
 
-    def options(self, state: State, seat: str) -> dict[str, Any]:
+    def options(self, state: State, seat: str, chosen: Sequence[str] = ()) -> dict[str, Any]:
         s = self._state(state)
         if s.phase is Phase.OVER or player_id(s.current) != seat:
             return {}

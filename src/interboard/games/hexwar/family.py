@@ -155,16 +155,18 @@ class HexWarFamily:
         actions, may_end = legal_actions(world, seat, len(chosen))
         return Choices(tuple(actions), may_end)
 
-    def options(self, state: State, seat: str) -> dict[str, Any]:
+    def options(self, state: State, seat: str, chosen: Sequence[str] = ()) -> dict[str, Any]:
         pending = self.pending(state)
         if seat not in pending.seats:
             return {}
-        tree = option_tree(self._world(state), seat)
+        world = self._drafts.after(state, seat, tuple(chosen)) if chosen else self._world(state)
+        tree = option_tree(world, seat)
         return {
             "phase": pending.phase,
             "prompt": pending.prompts.get(seat, ""),
             "due": 0,
             "waive": None,
+            "chained": True,
             **tree,
         }
 

@@ -280,6 +280,10 @@ async function saveOrders() {
     report.forEach((r, i) => Object.assign(state.drafts[i], { ok: r.ok, error: r.error }));
     status.textContent = `Saved: ${texts.length} order${texts.length === 1 ? "" : "s"}.`;
     state.view.seat.orders = texts;
+    if (state.tree && state.tree.chained) {
+      // What may be clicked next depends on what was saved (a wargame's moves): ask again.
+      state.tree = await api("GET", `/api/games/${gameId}/options`, { token: state.token });
+    }
   } catch (error) {
     if (error instanceof ApiError && error.status === 422 && error.details.length === texts.length) {
       error.details.forEach((r, i) => Object.assign(state.drafts[i], { ok: r.ok, error: r.error }));
@@ -396,7 +400,13 @@ function orderButton(leaf) {
   const note = state.tree && state.tree.notes && state.tree.notes[leaf.text];
   return el("button", {
     type: "button", class: "small order-choice", dataset: { order: leaf.text },
-    onclick: () => { const loc = state.selected; select(null); addOrders([leaf.text], loc); },
+    onclick: () => {
+      // A family whose places hold several pieces, each with its own orders, keeps every order;
+      // otherwise a new order for a unit replaces its old one.
+      const loc = state.tree && state.tree.chained ? null : state.selected;
+      select(null);
+      addOrders([leaf.text], loc);
+    },
   }, leaf.text, ...(note ? [el("span", { class: "note" }, ` (${note})`)] : []));
 }
 

@@ -1,0 +1,65 @@
+"""What the game page offers an Axis & Allies player to click: the legal actions as a tree by space.
+
+The page is generic (see the hex wargame's ``interface``): it lists the tree's top-level keys, a
+space on the map or a group such as ``purchase``; a chosen key highlights the map spaces named
+further down as targets, and offers the actions that involve the target clicked. Here a space's
+subtree holds the moves out of it by unit (``GERMANY / armour / POLAND / move``), what may be placed
+or converted there, and ``labels`` describe each space's units, so a stack opens on click.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from .actions import Buy, Convert, Move, Place, Transfer, parse_action
+from .state import World
+
+
+def stack_label(world: World, space: str) -> str:
+    """``Poland: Germany 3 infantry, 1 armour; USSR 1 infantry``."""
+    by_owner: dict[str, Counter[str]] = {}
+    for u in world.at(space):
+        by_owner.setdefault(u.owner, Counter())[world.unit_type(u).name] += 1
+    parts = [
+        f"{world.data.power(owner).name} " + ", ".join(f"{n} {name}" for name, n in sorted(units.items()))
+        for owner, units in sorted(by_owner.items())
+    ]
+    return f"{world.space_name(space)}: " + ("; ".join(parts) if parts else "no units")
+
+
+def option_tree(world: World, texts: list[str]) -> dict[str, Any]:
+    """The page's tree for the legal action ``texts`` of a seat on ``world``."""
+    orders: dict[str, Any] = {}
+    labels: dict[str, str] = {}
+
+    def unit_name(unit: str) -> str:
+        return world.data.units[unit].name
+
+    for text in texts:
+        try:
+            action = parse_action(world.data, text)
+        except ValueError:
+            orders.setdefault("choices", {})[text] = text
+            continue
+        match action:
+            case Move(units, frm, to, _, raid):
+                node = orders.setdefault(frm, {}).setdefault(unit_name(units[0][0]), {})
+                node.setdefault(to, {})["raid" if raid else "move"] = text
+            case Place(units, at):
+                orders.setdefault(at, {}).setdefault("place", {})[unit_name(units[0][0])] = text
+            case Convert(units, at):
+                orders.setdefault(at, {}).setdefault("convert", {})[unit_name(units[0][0])] = text
+            case Buy(units, economy):
+                group = f"buy for {economy.title()}" if economy else "buy"
+                orders.setdefault("purchase", {}).setdefault(group, {})[unit_name(units[0][0])] = text
+            case Transfer():
+                orders.setdefault("purchase", {}).setdefault("move money", {})[text] = text
+            case _:  # a battle's answers: casualties, press on, retreat, submerge, kamikaze
+                orders.setdefault("battle", {})[text] = text
+    for key in orders:
+        if key in world.data.territories:
+            labels[key] = stack_label(world, key)
+    labels.setdefault("purchase", "purchase: units to buy, money to move")
+    labels.setdefault("battle", "the battle's decision")
+    return {"orders": orders, "labels": {k: v for k, v in labels.items() if k in orders}}
