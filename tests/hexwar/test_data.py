@@ -149,7 +149,7 @@ def test_an_unknown_game_or_folder_is_named() -> None:
         load_folder("nowhere")
 
 
-SCHEDULE = json.loads((Path(__file__).parent / "scenarios" / "schedule.json").read_text(encoding="utf-8"))
+SCHEDULE = json.loads((Path(__file__).parent / "schedule.json").read_text(encoding="utf-8"))
 INVENTION_KINDS = {"zeppelin", "flyer", "tank", "afb"}
 
 

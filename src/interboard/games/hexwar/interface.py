@@ -12,6 +12,7 @@ from typing import Any
 
 from . import air, artillery, combat, inventions, movement, rules, supply
 from .engine import seat_of
+from .legal import arrival_hexes
 from .state import AVAILABLE, SETUP, Unit, World
 
 
@@ -86,12 +87,7 @@ def option_tree(world: World, seat: str) -> dict[str, Any]:
     if phase == "new_units":
         for unit in sorted(world.units.values(), key=lambda u: u.id):
             if unit.where == AVAILABLE and world.side_of(unit) == seat:
-                hexes = (
-                    inventions.generator_hexes(world, seat)
-                    if unit.kind == "generator"
-                    else rules.placement_hexes(world, unit, maps)
-                )
-                for c in hexes:
+                for c in arrival_hexes(world, unit, maps):
                     add("new units", unit.id, hexid(c), f"place {unit.id} {hexid(c)}")
         for u in world.on_map():
             if world.side_of(u) == seat and world.operational == 1 and rules.may_withdraw(world, u) is None:

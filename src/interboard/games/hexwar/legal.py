@@ -10,8 +10,14 @@ from __future__ import annotations
 
 from . import air, artillery, combat, inventions, movement, rules, supply
 from .engine import default_retreat, seat_of
-from .state import AVAILABLE, MAP, SETUP, World
+from .state import AVAILABLE, MAP, SETUP, Unit, World
 
+
+def arrival_hexes(world: World, unit: Unit, maps: dict[str, supply.SupplyMap]) -> list[int]:
+    """Where a unit waiting in the available box may be placed now (a generator: a German city)."""
+    if unit.kind == "generator":
+        return inventions.generator_hexes(world, world.side_of(unit))
+    return rules.placement_hexes(world, unit, maps)
 
 def legal_actions(world: World, seat: str, chosen: int) -> tuple[list[str], bool]:
     """(the next actions, may the submission end here)."""
@@ -79,11 +85,7 @@ def legal_actions(world: World, seat: str, chosen: int) -> tuple[list[str], bool
         maps = supply.supply_maps(world)
         for unit in sorted(world.units.values(), key=lambda u: u.id):
             if unit.where == AVAILABLE and world.side_of(unit) == seat:
-                options = (
-                    inventions.generator_hexes(world, seat)
-                    if unit.kind == "generator"
-                    else rules.placement_hexes(world, unit, maps)
-                )
+                options = arrival_hexes(world, unit, maps)
                 if options:
                     out = [f"place {unit.id} {geo.hexes[c].id}" for c in options]
                     break
