@@ -27,6 +27,16 @@ SMOKE = {
         "--turns",
         "1",
     ],
+    "bench_aa_bots.py": [
+        "--games",
+        "1",
+        "--rounds",
+        "1",
+        "--variants",
+        "aa_europe_1999",
+        "--opponents",
+        "turtle",
+    ],
     "bench_hexwar.py": ["--positions", "2", "--games", "0", "--repeat", "1", "--bot-games", "1"],
     "bench_odds.py": ["--size", "4", "--error", "0.05"],
     "bench_server.py": [

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..protocol import Choices, FamilyError, OptionValue, Pending, Processed, State, VariantInfo
 from ..submissions import Drafts
-from . import combat, linked
+from . import bots, combat, linked
 from .actions import Action, ActionSyntaxError, action_text, parse_action
 from .drawing import draw_position
 from .engine import IllegalAction, apply, begin_turn, finish_step, run_on, seat_of
@@ -55,9 +55,9 @@ class AxisAlliesFamily:
     name = "axis_allies"
     title = "Axis & Allies"
     phase_kinds = ("turn", "decision")
-    bots: tuple[str, ...] = ()
-    """The family's own bots; the generic random player (``random``) plays it too."""
-    default_bot = "random"
+    bots: tuple[str, ...] = ("calculator", "turtle")
+    """The family's own bots (:mod:`.bots`); the generic random player (``random``) plays it too."""
+    default_bot = "calculator"
 
     def __init__(self) -> None:
         self._drafts: Drafts[World] = Drafts(self._world, self._play)
@@ -231,7 +231,12 @@ class AxisAlliesFamily:
         return world_text(self._world(state))
 
     def bot_actions(self, state: State, seat: str, bot: str, seed: str) -> list[str]:
-        raise FamilyError(f"no Axis & Allies bot {bot!r} of the family's own (the generic 'random' plays it)")
+        play = {"calculator": bots.calculator, "turtle": bots.turtle}.get(bot)
+        if play is None:
+            raise FamilyError(
+                f"no Axis & Allies bot {bot!r} (bots: calculator, turtle; the generic 'random' plays it too)"
+            )
+        return play(state, seat, seed)
 
     def draw(
         self,

@@ -19,6 +19,7 @@ def arrival_hexes(world: World, unit: Unit, maps: dict[str, supply.SupplyMap]) -
         return inventions.generator_hexes(world, world.side_of(unit))
     return rules.placement_hexes(world, unit, maps)
 
+
 def legal_actions(world: World, seat: str, chosen: int) -> tuple[list[str], bool]:
     """(the next actions, may the submission end here)."""
     geo = world.data.geography
