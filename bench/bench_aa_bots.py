@@ -74,7 +74,8 @@ def table(variants: list[str], opponents: list[str], games: int, rounds: int) ->
                 per_turn = sum(r[2] for r in runs) / max(sum(r[3] for r in runs), 1)
                 print(
                     f"{variant:16} {side:8} {opponent:9} {wins:3}/{games} = {100 * wins / games:5.1f} % "
-                    f"[{100 * lo:5.1f}, {100 * hi:5.1f}]   {ref_wins:3}/{games} = {100 * ref_wins / games:5.1f} %   "
+                    f"[{100 * lo:5.1f}, {100 * hi:5.1f}]   "
+                    f"{ref_wins:3}/{games} = {100 * ref_wins / games:5.1f} %   "
                     f"{sum(r[1] for r in runs) / games:6.1f} {per_turn:10.2f}",
                     flush=True,
                 )
