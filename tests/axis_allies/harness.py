@@ -6,6 +6,7 @@ A case::
     {"name": "armour_blitzes_through_an_empty_enemy_territory",
      "game": "aa_europe_1999", "power": "GERMANY", "phase": "combat_move",
      "units": ["GERMANY 1 armour Poland", "USSR 1 infantry Belorussia"],   # replaces every unit
+                                                  # ("UK 1 fighter North Sea on patrol": on CAP)
      "owner": {"EAST_POLAND": "USSR"}, "ipcs": {"GERMANY": 10},           # over the published start
      "actions": ["move 1 armour from Poland to Belorussia via East Poland"],
      "expect": {"owner": {"EAST_POLAND": "GERMANY"}, "units": {"BELORUSSIA": {"GERMANY armour": 1}}}}
@@ -40,11 +41,16 @@ def build(case: dict[str, Any]) -> World:
     if "units" in case:
         world.units, world.next_id = {}, 1
         for line in case["units"]:
+            patrol = line.endswith(" on patrol")  # a fighter on combat air patrol (the linked game)
+            line = line.removesuffix(" on patrol")
             power, count, rest = line.split(" ", 2)
             type_, _, at = rest.partition(" ")
             space = FAMILY_space(world, at)
             for _ in range(int(count)):
                 unit = world.add_unit(type_, power, space)
+                unit.cap = patrol
+                if patrol:
+                    continue
                 if world.is_sea(space) and world.unit_type(unit).is_land:
                     ship = next(
                         u

@@ -53,6 +53,7 @@ def begin_turn(world: World) -> None:
         u.moved, u.fought, u.origin = 0, False, u.at
         if u.owner == power:
             u.submerged = False
+            u.cap = False  # patrols end: the fighters fly again and must land this turn
     side = world.side(power)
     world.extra["held_at_start"] = {
         sid: world.side(p) for sid, p in world.owner.items() if not world.is_sea(sid)
@@ -61,6 +62,7 @@ def begin_turn(world: World) -> None:
         u.at for u in world.units.values() if u.owner == power and world.unit_type(u).has("factory")
     )
     world.extra["conquered"] = []
+    world.extra.pop("flew_in_combat_move", None)
     world.extra["side"] = side
     world.phase = Phase.PURCHASE
     rules.on_turn_start(world)
@@ -98,6 +100,11 @@ def finish_step(world: World) -> None:
     elif world.phase is Phase.PURCHASE:
         world.phase = Phase.COMBAT_MOVE
     elif world.phase is Phase.COMBAT_MOVE:
+        world.extra["flew_in_combat_move"] = sorted(
+            u.id
+            for u in world.units.values()
+            if u.owner == world.power and u.moved and world.unit_type(u).is_air
+        )
         world.phase = Phase.COMBAT
         combat.begin_combat(world)
     elif world.phase is Phase.NONCOMBAT_MOVE:
@@ -361,6 +368,20 @@ def land_aircraft(world: World) -> None:
     for u in list(world.units.values()):
         ut = world.unit_type(u)
         if u.owner != power or not ut.is_air:
+            continue
+        if (
+            linked.may_patrol(world, u)
+            and linked.patrol_space(world, u.at, power)
+            and (
+                (world.is_sea(u.at) and carrier_room(world, u.at, power) < 0)
+                or (
+                    not world.is_sea(u.at)
+                    and world.extra.get("held_at_start", {}).get(u.at) != world.side(power)
+                )
+            )
+        ):
+            u.cap, u.aboard = True, None
+            world.log.append(f"{ut.name} of {power} patrols over {world.space_name(u.at)}")
             continue
         if world.is_sea(u.at):
             if not ut.carrier_cost or carrier_room(world, u.at, power) < 0:

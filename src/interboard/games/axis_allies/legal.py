@@ -129,7 +129,12 @@ def _moves(world: World) -> Iterator[tuple[Action, bool]]:
             if fighter not in spots:
                 spots[fighter] = landing_spots(world, world.power, fighter)
             if not combat_move:
-                destinations = {d: c for d, c in destinations.items() if d in spots[fighter]}
+                patrol = linked.may_patrol(world, u)
+                destinations = {
+                    d: c
+                    for d, c in destinations.items()
+                    if d in spots[fighter] or (patrol and linked.patrol_space(world, d, world.power))
+                }
         for to, cost in sorted(destinations.items()):
             if ut.is_land and world.is_sea(to):
                 continue

@@ -8,7 +8,7 @@ Rob Daviau's text is the rule; where it is silent the decision is in docs/rules/
 from __future__ import annotations
 
 from .actions import Place, Transfer
-from .state import Phase, World
+from .state import Phase, Unit, World
 
 GAME = "aa_linked_world"
 SURRENDER_AT = 22
@@ -293,9 +293,15 @@ def setup_spaces(world: World, unit: str) -> list[str]:
             ok = not sea and world.owner.get(space) == power
         elif ut.is_sea:
             ok = sea and (world.owner.get(space) == power or any(u.owner == power for u in world.at(space)))
-        else:  # aircraft: on its land, or aboard its own carrier
+        else:  # aircraft: on its land, aboard its own carrier, or (fighters) on patrol over its ships
+            own_ships = any(u.owner == power and world.unit_type(u).is_sea for u in world.at(space))
             ok = (not sea and world.owner.get(space) == power) or (
-                sea and bool(ut.carrier_cost) and _own_carrier_room(world, space, power) >= ut.carrier_cost
+                sea
+                and bool(ut.carrier_cost)
+                and (
+                    (own_ships and patrols(world))
+                    or _own_carrier_room(world, space, power) >= ut.carrier_cost
+                )
             )
         if ok:
             out.append(space)
@@ -334,9 +340,17 @@ def setup_place(world: World, action: Place) -> None:
             u = world.add_unit(unit, power, action.at)
             if world.is_sea(action.at) and world.unit_type(u).is_air:
                 carrier = next(
-                    c for c in world.at(action.at) if c.owner == power and world.unit_type(c).carrier_capacity
+                    (
+                        c
+                        for c in world.at(action.at)
+                        if c.owner == power and world.unit_type(c).carrier_capacity
+                    ),
+                    None,
                 )
-                u.aboard = carrier.id
+                if carrier is not None and _own_carrier_room(world, action.at, power) >= 0:
+                    u.aboard = carrier.id
+                else:
+                    u.cap = True  # over its own ships with no carrier room: on combat air patrol
     world.log.append(
         f"{power} places {', '.join(f'{n} {world.data.units[t].name}' for t, n in action.units)} "
         f"at {world.space_name(action.at)} (initial placement)"
@@ -356,6 +370,36 @@ def finish_setup_step(world: World) -> bool:
     world.extra.pop("setup", None)
     world.turn = 0
     return True
+
+
+# ---------------------------------------------------------------------- combat air patrol
+def patrols(world: World) -> bool:
+    return is_linked(world) and world.options.combat_air_patrol
+
+
+def may_patrol(world: World, unit: Unit) -> bool:
+    """A fighter that did not fly in this turn's combat move and did not fight may end the non-combat
+    move on patrol."""
+    ut = world.unit_type(unit)
+    return (
+        patrols(world)
+        and ut.is_air
+        and bool(ut.carrier_cost)
+        and not unit.fought
+        and unit.id not in world.extra.get("flew_in_combat_move", ())
+    )
+
+
+def patrol_space(world: World, space: str, power: str) -> bool:
+    """Over a sea zone without enemy units, or a territory its side holds."""
+    if world.enemy_units(space, power) or closed_by_surrender(world, space):
+        return False
+    return world.is_sea(space) or world.friendly(space, power)
+
+
+def on_patrol_against(world: World, space: str, power: str) -> bool:
+    """Enemy fighters patrol over ``space``: ``power``'s surface ships may not pass through it."""
+    return any(u.cap and world.enemies(u.owner, power) for u in world.at(space))
 
 
 # ---------------------------------------------------------------------- capitals in exile

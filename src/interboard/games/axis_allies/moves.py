@@ -22,7 +22,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from ...board import SpaceKind
-from .linked import closed_by_surrender
+from .linked import closed_by_surrender, on_patrol_against
 from .state import Phase, Unit, World
 from .units import UnitType
 
@@ -139,6 +139,8 @@ def _step_ok(world: World, unit: Unit, ut: UnitType, frm: str, to: str, last: bo
         if not to_sea or not canal_open(world, frm, to, power) or not passage_open(world, to, power):
             return False
         if not last:
+            if not ut.has("submarine") and on_patrol_against(world, to, power):
+                return False  # enemy fighters on patrol stop surface ships
             return not blocks_ships(world, to, power)
         if not combat and world.enemy_units(to, power):
             return ut.has("submarine") and not world.combatants(world.enemy_units(to, power))
@@ -275,7 +277,7 @@ def landing_spots(world: World, power: str, fighter: bool) -> set[str]:
                 continue
             if ut.carrier_capacity:
                 room[u.at] = room.get(u.at, 0) + ut.carrier_capacity
-            elif ut.is_air:
+            elif ut.is_air and not u.cap:
                 room[u.at] = room.get(u.at, 0) - ut.carrier_cost
                 if u.aboard is not None and u.owner == power:
                     own_aboard.add(u.at)
@@ -295,7 +297,7 @@ def carrier_room(world: World, space: str, power: str) -> int:
     used = sum(
         world.unit_type(u).carrier_cost
         for u in world.at(space)
-        if world.unit_type(u).is_air and not world.enemies(u.owner, power)
+        if world.unit_type(u).is_air and not world.enemies(u.owner, power) and not u.cap
     )
     return capacity - used
 

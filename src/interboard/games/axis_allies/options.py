@@ -31,6 +31,10 @@ class Options:
     """Pacific: an island's income is lost while an enemy warship is in its convoy sea zone."""
     uk_ipc_loss_modifier: bool = False
     """Linked game: the UK's struck-through surrender modifier (every 10 IPCs lost to the Axis)."""
+    combat_air_patrol: bool = True
+    """Linked game: fighters that did not fly in the combat move may patrol over a friendly sea zone or
+    territory in the non-combat move, defending there and blocking enemy surface ships until their
+    owner's next turn."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -55,10 +59,11 @@ HELP = {
         (),
     ),
     "uk_ipc_loss_modifier": ("linked game: the UK's struck-through surrender modifier", ()),
+    "combat_air_patrol": ("linked game: fighters may patrol over a friendly space until their next turn", ()),
 }
 BOUNDS = {"max_rounds": (0, 100), "kamikaze_hit": (1, 6)}
 PACIFIC_ONLY = {"surprise_attack", "kamikaze_hit", "bases", "convoy_routes"}
-LINKED_ONLY = {"uk_ipc_loss_modifier"}
+LINKED_ONLY = {"uk_ipc_loss_modifier", "combat_air_patrol"}
 
 
 def option_specs(game: str) -> tuple[Option, ...]:

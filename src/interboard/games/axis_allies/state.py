@@ -49,11 +49,13 @@ class Unit:
     origin: str | None = None
     """Where it began this turn's moves (for retreats and landing)."""
     submerged: bool = False
+    cap: bool = False
+    """Linked game: a fighter on combat air patrol over its space until its owner's next turn."""
 
     def copy(self) -> Unit:
         return Unit(
             self.id, self.type, self.owner, self.at, self.damage, self.moved, self.aboard, self.fought,
-            self.origin, self.submerged,
+            self.origin, self.submerged, self.cap,
         )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
@@ -65,6 +67,7 @@ class Unit:
             ("fought", self.fought, False),
             ("origin", self.origin, None),
             ("sub", self.submerged, False),
+            ("cap", self.cap, False),
         ):
             if value != default:
                 out[key] = value
@@ -83,6 +86,7 @@ class Unit:
             fought=bool(d.get("fought", False)),
             origin=d.get("origin"),
             submerged=bool(d.get("sub", False)),
+            cap=bool(d.get("cap", False)),
         )
 
 
