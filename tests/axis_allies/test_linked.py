@@ -39,3 +39,17 @@ def test_surrender_dice_are_in_the_results_and_replay_the_same() -> None:
     rolls = [r for r in first.results if r.get("order") == "dice"]
     assert rolls and rolls[0]["dice"][0]["surrender"] == "Japan" and len(rolls[0]["dice"][0]["dice"]) == 15
     assert first.state == again.state and first.results == again.results
+
+
+def test_the_view_charts_each_powers_income_and_unit_value_by_round() -> None:
+    from tests.axis_allies.harness import build, state_of
+
+    state = state_of(build({"game": "aa_linked_world", "power": "USA", "phase": "place", "round": 1}))
+    charts = FAMILY.view(state)["charts"]
+    assert charts["income (IPCs)"]["USA"] == []  # no round is over yet
+    start = charts["unit value (IPCs)"]["USA"]
+    assert len(start) == 1 and start[0] > 0
+    after = FAMILY.process(state, {"USA": []}).state  # the USA ends round 1
+    charts = FAMILY.view(after)["charts"]
+    assert charts["income (IPCs)"]["USA"] == [after["extra"]["last_income"]["USA"]]
+    assert charts["unit value (IPCs)"]["USA"] == [start[0], start[0]]

@@ -383,6 +383,8 @@ def test_a_linked_axis_and_allies_turn_is_played_by_clicking(new_context: Any, a
     for card in ("NOVOSIBIRSK", "PANAMA_CANAL", "RED_SEA"):
         expect(page.locator(f"#map g.space[data-loc='{card}']")).to_have_count(1)
     expect(page.locator("#map g.link").first).to_be_attached()
+    # Each power's unit value by round, charted from the start (income joins at the round's end).
+    expect(page.locator('#charts figure[data-chart="unit value (IPCs)"] polyline')).to_have_count(6)
 
     def click_order(space: str, text: str) -> None:
         page.locator(f'#map g.space[data-loc="{space}"]').click()

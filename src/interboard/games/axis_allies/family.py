@@ -14,7 +14,7 @@ from typing import Any
 
 from ..protocol import Choices, FamilyError, OptionValue, Pending, Processed, State, VariantInfo
 from ..submissions import Drafts
-from . import bots, combat, linked
+from . import bots, combat, linked, rules
 from .actions import Action, ActionSyntaxError, action_text, parse_action
 from .drawing import draw_position
 from .engine import IllegalAction, apply, begin_turn, finish_step, run_on, seat_of
@@ -208,6 +208,15 @@ class AxisAlliesFamily:
         public = {k: v for k, v in state.items() if k not in ("rng", "seed")}
         world = self._world(state)
         public["income"] = {p.id: sum(_income(world, p.id).values()) for p in world.data.powers}
+        # Charts by round for the page: income at each round's end, and unit value (now as the last point).
+        by_round = world.extra.get("by_round", {"income": {}, "units": {}})
+        powers = [p.id for p in world.data.powers]
+        public["charts"] = {
+            "income (IPCs)": {p: list(by_round["income"].get(p, [])) for p in powers},
+            "unit value (IPCs)": {
+                p: [*by_round["units"].get(p, []), rules.unit_value(world, p)] for p in powers
+            },
+        }
         return public
 
     def alive(self, state: State) -> list[str]:

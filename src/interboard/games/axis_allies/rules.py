@@ -56,6 +56,7 @@ def on_turn_end(world: World, power: str) -> None:
 def end_of_round(world: World) -> None:
     """Capitals held for a whole round decide the game (the linked game: surrender does);
     ``max_rounds`` ends it as a draw."""
+    record_round(world)
     if linked.is_linked(world):
         linked.end_of_round(world)
     for capital, taken in list(world.captured_capitals.items()) if not linked.is_linked(world) else ():
@@ -74,6 +75,23 @@ def end_of_round(world: World) -> None:
     if world.options.max_rounds and world.round >= world.options.max_rounds:
         world.log.append(f"round {world.round} was the last: the game is drawn")
         world.phase = Phase.OVER
+
+
+def unit_value(world: World, power: str) -> int:
+    """IPCs of a power's units on the board (buildings not counted)."""
+    return sum(
+        world.unit_type(u).cost or 0
+        for u in world.units.values()
+        if u.owner == power and world.unit_type(u).domain.value != "building"
+    )
+
+
+def record_round(world: World) -> None:
+    """Each power's income and unit value at the end of a round, for the charts by round."""
+    by_round = world.extra.setdefault("by_round", {"income": {}, "units": {}})
+    for p in world.data.powers:
+        by_round["income"].setdefault(p.id, []).append(world.extra.get("last_income", {}).get(p.id, 0))
+        by_round["units"].setdefault(p.id, []).append(unit_value(world, p.id))
 
 
 def _victory(world: World, side: str, capital: str) -> bool:

@@ -131,6 +131,7 @@ function renderAll() {
   $("seat-name").textContent = state.seat || "spectator";
   tick();
   renderPowers();
+  renderCharts();
   renderJoin();
   renderOrders();
   renderPress();
@@ -184,6 +185,55 @@ function renderPowers() {
       pos.units ? el("th", { scope: "col" }, "units") : null,
       el("th", { scope: "col" }, "ordered"), el("th", { scope: "col" }, "ready"))),
     el("tbody", {}, rows)));
+}
+
+// A family may give series by round (view.position.charts: {title: {seat: [value, ...]}}): each is
+// drawn as a small line chart in the seats' colours, with its values in a table for screen readers.
+function renderCharts() {
+  const charts = (state.view.position && state.view.position.charts) || {};
+  const titles = Object.keys(charts).filter((t) => Object.values(charts[t]).some((s) => s.length));
+  $("charts-panel").hidden = !titles.length;
+  $("charts").replaceChildren(...titles.map((title) => lineChart(title, charts[title])));
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function lineChart(title, series) {
+  const W = 320, H = 120, PAD = 24;
+  const names = Object.keys(series).filter((k) => series[k].length);
+  const rounds = Math.max(...names.map((k) => series[k].length));
+  const top = Math.max(1, ...names.flatMap((k) => series[k]));
+  const x = (i) => PAD + (rounds > 1 ? (i * (W - 2 * PAD)) / (rounds - 1) : 0);
+  const y = (v) => H - PAD + 4 - (v / top) * (H - 2 * PAD);
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("class", "chart");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", `${title} by round`);
+  const palette = ["#5a5a5a", "#a8322d", "#e08a1e", "#c8a35a", "#3f7a3a", "#2f6fa8", "#7a4fa8"];
+  const colours = state.colours || {};
+  for (const [k, name] of names.entries()) {
+    const line = document.createElementNS(SVG, "polyline");
+    line.setAttribute("points", series[name].map((v, i) => `${x(i)},${y(v)}`).join(" "));
+    line.setAttribute("fill", "none");
+    line.setAttribute("stroke", colours[name] || palette[k % palette.length]);
+    line.setAttribute("stroke-width", "2");
+    line.dataset.series = name;
+    svg.append(line);
+  }
+  const axis = document.createElementNS(SVG, "text");
+  axis.setAttribute("x", "2");
+  axis.setAttribute("y", "12");
+  axis.setAttribute("font-size", "10");
+  axis.textContent = String(top);
+  svg.append(axis);
+  const table = el("table", { class: "chart-values" },
+    el("caption", {}, title),
+    el("tr", {}, el("th", { scope: "col" }, "round"), ...names.map((n) => el("th", { scope: "col" }, n))),
+    ...Array.from({ length: rounds }, (_, i) => el("tr", {}, el("th", { scope: "row" }, String(i + 1)),
+      ...names.map((n) => el("td", {}, series[n][i] === undefined ? "" : String(series[n][i]))))));
+  return el("figure", { class: "chart-figure", dataset: { chart: title } }, el("figcaption", {}, title), svg,
+    el("details", {}, el("summary", {}, "values"), table));
 }
 
 function renderJoin() {
