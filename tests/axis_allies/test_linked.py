@@ -53,3 +53,19 @@ def test_the_view_charts_each_powers_income_and_unit_value_by_round() -> None:
     charts = FAMILY.view(after)["charts"]
     assert charts["income (IPCs)"]["USA"] == [after["extra"]["last_income"]["USA"]]
     assert charts["unit value (IPCs)"]["USA"] == [start[0], start[0]]
+
+
+def test_the_map_shows_patrols_and_convoy_centres() -> None:
+    from tests.axis_allies.harness import build, state_of
+
+    case = {
+        "game": "aa_linked_world",
+        "power": "GERMANY",  # the patrol is the UK's: it lasts through Germany's turn
+        "phase": "noncombat_move",
+        "units": ["UK 1 fighter North Sea on patrol", "GERMANY 1 submarine British Convoy 1"],
+        "convoys": {"BRITISH_CONVOY_1": "axis"},
+    }
+    state = state_of(build(case))
+    svg = FAMILY.draw("aa_linked_world", FAMILY.view(state), {}, [], "patrols")
+    assert ">U1 · CAP<" in svg
+    assert ">G1 · $3 cut by axis<" in svg and ">$5<" in svg
