@@ -21,12 +21,13 @@ from __future__ import annotations
 import json
 import random
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .bots.random_player import random_submission
 from .games import find_variant
-from .games.protocol import Processed
+from .games.protocol import Family, Processed, State
 from .games.record import Match, replay
 
 MALFORMED = "@@ not an action @@"
@@ -71,9 +72,21 @@ def _svg(text: str, variant: str, where: str) -> None:
         raise _fail(variant, where, f"the drawing's root is {root.tag}, not an SVG element")
 
 
-def check_variant(variant: str, seed: int = 1, max_steps: int = 80, draw_every: int = 1) -> Report:
-    """Run the suite on ``variant``: a random legal game of at most ``max_steps`` decision points.
-    Raises :class:`ConformanceError` at the first broken promise."""
+Player = Callable[[Family, State, str, random.Random], list[str]]
+"""Who plays a seat in the suite's game: (family, state, seat, generator) -> its submission."""
+
+
+def check_variant(
+    variant: str,
+    seed: int = 1,
+    max_steps: int = 80,
+    draw_every: int = 1,
+    player: Player | None = None,
+) -> Report:
+    """Run the suite on ``variant``: a game of at most ``max_steps`` decision points, played by the
+    random legal player (or ``player``: a bot, to play a game to its end). Raises
+    :class:`ConformanceError` at the first broken promise."""
+    choose = player or random_submission
     fam, info = find_variant(variant)
     v = info.id
     match = Match.new(v, {}, seed)
@@ -110,7 +123,7 @@ def check_variant(variant: str, seed: int = 1, max_steps: int = 80, draw_every: 
         snapshot = _json(previous, v, where)
         submissions = {}
         for seat in pending.seats:
-            actions = random_submission(fam, match.state, seat, rng)
+            actions = choose(fam, match.state, seat, rng)
             problems = fam.check(match.state, seat, actions)
             if len(problems) != len(actions):
                 raise _fail(v, where, f"check gave {len(problems)} answers for {len(actions)} actions")

@@ -69,3 +69,20 @@ def test_the_map_shows_patrols_and_convoy_centres() -> None:
     svg = FAMILY.draw("aa_linked_world", FAMILY.view(state), {}, [], "patrols")
     assert ">U1 · CAP<" in svg
     assert ">G1 · $3 cut by axis<" in svg and ">$5<" in svg
+
+
+def test_a_seeded_linked_game_between_calculator_bots_plays_to_its_end_through_the_conformance_suite() -> (
+    None
+):
+    import random
+
+    from interboard.bots.seats import seat_actions
+    from interboard.conformance import check_variant
+    from interboard.games.protocol import Family, State
+
+    def calculator(family: Family, state: State, seat: str, rng: random.Random) -> list[str]:
+        return seat_actions("axis_allies", state, seat, "calculator", f"conformance/{seat}")
+
+    report = check_variant("aa_linked_world", seed=1, max_steps=1500, draw_every=100, player=calculator)
+    assert report.over, f"not over after {report.steps} decision points"
+    assert report.steps > 40  # a real game: several rounds, not a shortcut
