@@ -3,6 +3,8 @@ record."""
 
 from __future__ import annotations
 
+import re
+
 from interboard.games.axis_allies.family import FAMILY
 
 
@@ -86,3 +88,33 @@ def test_a_seeded_linked_game_between_calculator_bots_plays_to_its_end_through_t
     report = check_variant("aa_linked_world", seed=1, max_steps=1500, draw_every=100, player=calculator)
     assert report.over, f"not over after {report.steps} decision points"
     assert report.steps > 40  # a real game: several rounds, not a shortcut
+
+
+def test_a_seat_asked_in_a_battle_sees_the_battle_board() -> None:
+    from tests.axis_allies.harness import build, state_of
+
+    for seed in range(1, 30):
+        case = {
+            "game": "aa_europe_1999",
+            "seed": seed,
+            "power": "GERMANY",
+            "phase": "combat_move",
+            "units": [
+                "GERMANY 4 infantry Poland",
+                "USSR 2 infantry East Poland",
+                "USSR 1 armour East Poland",
+                "USSR 1 infantry Moscow",
+            ],
+        }
+        move = ["move 4 infantry from Poland to East Poland"]
+        state = FAMILY.process(state_of(build(case)), {"GERMANY": move}).state
+        if "USSR" in FAMILY.pending(state).seats:
+            tree = FAMILY.options(state, "USSR")
+            board = tree["labels"]["battle"]
+            assert board.startswith("Battle in East Poland, round ")
+            assert re.search(
+                r": Germany \d infantry against Soviet Union 1 armour, 2 infantry; USSR: take 1 hit", board
+            )
+            assert all(text.startswith("lose ") or text in ("press on",) for text in tree["orders"]["battle"])
+            return
+    raise AssertionError("no seed asked the USSR for casualties")

@@ -409,7 +409,9 @@ def test_a_linked_axis_and_allies_turn_is_played_by_clicking(new_context: Any, a
             break
         tree = api.get(f"/api/games/{game_id}/options", headers=headers).json()
         if tree.get("orders", {}).get("battle"):
-            page.get_by_role("button", name=re.compile("^the battle")).click()
+            board = page.get_by_role("button", name=re.compile("^Battle in "))
+            expect(board).to_contain_text(" against ")  # the battle board: where, the round, both sides
+            board.click()
             page.locator("#choice-box .order-choice").first.click()
             expect(page.locator("#order-list li .verdict").first).to_have_text("✓ accepted")
             ready()

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from . import combat
 from .actions import Buy, Convert, Move, Place, Transfer, parse_action
 from .state import World
 
@@ -26,6 +27,34 @@ def stack_label(world: World, space: str) -> str:
         for owner, units in sorted(by_owner.items())
     ]
     return f"{world.space_name(space)}: " + ("; ".join(parts) if parts else "no units")
+
+
+def battle_board(world: World) -> str:
+    """The battle being fought, as the page's label for its decisions: where, which round, each side's
+    units and what is asked (``Battle in Egypt, round 2: Germany 3 infantry, 1 armour against United
+    Kingdom 2 infantry; UK: take 1 hit``)."""
+    b = world.battle
+    if b is None or b.get("kind") == "kamikaze" or "attacker" not in b:
+        return "the battle's decision"
+
+    def side(units: list[Any]) -> str:
+        by_owner: dict[str, Counter[str]] = {}
+        for u in units:
+            by_owner.setdefault(u.owner, Counter())[world.unit_type(u).name] += 1
+        return (
+            "; ".join(
+                f"{world.data.power(owner).name} " + ", ".join(f"{n} {name}" for name, n in sorted(c.items()))
+                for owner, c in sorted(by_owner.items())
+            )
+            or "nothing"
+        )
+
+    asked = "; ".join(f"{power}: {text}" for power, text in sorted(b.get("asked", {}).items()))
+    return (
+        f"Battle in {world.space_name(b['at'])}, round {b.get('round', 1)}: "
+        f"{side(combat.attackers(world))} against {side(combat.defenders(world))}"
+        + (f"; {asked}" if asked else "")
+    )
 
 
 def option_tree(world: World, texts: list[str]) -> dict[str, Any]:
@@ -61,5 +90,5 @@ def option_tree(world: World, texts: list[str]) -> dict[str, Any]:
         if key in world.data.territories:
             labels[key] = stack_label(world, key)
     labels.setdefault("purchase", "purchase: units to buy, money to move")
-    labels.setdefault("battle", "the battle's decision")
+    labels.setdefault("battle", battle_board(world))
     return {"orders": orders, "labels": {k: v for k, v in labels.items() if k in orders}}
