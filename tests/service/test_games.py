@@ -243,3 +243,35 @@ def test_seats_writing_at_the_same_moment_are_all_kept(db_url: str) -> None:
     )
     assert _all_at_once(lambda power: service.vote_draw(gid, tokens[power], "S1901M", True)) == []
     assert service.public_view(gid)["status"] == "finished"  # every vote landed
+
+
+def test_a_battle_decision_asked_out_of_turn_defaults_at_its_deadline(store: Engine) -> None:
+    """Axis & Allies: Germany attacks; the USSR, not moving, is asked for its casualties and gives no
+    answer: at the deadline of the decision the cheapest casualties are taken for it."""
+    clock = Clock()
+    service = GameService(store, clock)
+    seats = {p: p.title() for p in ("GERMANY", "USSR", "UK", "USA")}
+    created = service.create(
+        NewGame(variant="aa_europe_1999", seed=3, seats=seats, deadlines={"decision": 60})
+    )
+    gid, tokens = created.game_id, created.seat_tokens
+
+    def step(orders: list[str]) -> None:
+        phase = service.public_view(gid)["phase"]
+        service.submit(gid, tokens["GERMANY"], phase, orders)
+        service.set_ready(gid, tokens["GERMANY"], phase, True)
+        service.try_process(gid)
+
+    step([])  # the purchase
+    step(["move 3 infantry, 1 artillery, 1 armour from Hungary to Bessarabia"])
+    view = service.public_view(gid)
+    assert view["acting"] == ["GERMANY", "USSR"] and ".combat." in view["phase"]
+    asked = view["phase"]
+    service.set_ready(gid, tokens["GERMANY"], asked, True)
+    assert not service.try_process(gid)  # the USSR has not answered and its time is not up
+    clock.advance(61)
+    assert service.process_due() == [gid]
+    history = service.history(gid)
+    record = next(h for h in history if h["phase"] == asked)
+    defaults = [r for r in record["results"] if r["power"] == "USSR"]
+    assert defaults and all(r.get("default") for r in defaults) and defaults[0]["order"].startswith("lose ")
