@@ -41,40 +41,30 @@ MAX_DEFENDERS = 14
 
 
 def calculator(state: dict[str, Any], seat: str, seed: str) -> list[str]:
-    world = World.from_json(state)
-    if world.phase is Phase.OVER:
-        return []
-    if world.phase is Phase.COMBAT:
-        return _battle(world, seat)
-    if seat != seat_of(world, world.power):
-        return []
-    plan = _Plan(world)
-    if world.phase is Phase.SETUP:
-        plan.setup()
-    elif world.phase is Phase.PURCHASE:
-        plan.purchase(turtle=False)
-    elif world.phase is Phase.COMBAT_MOVE:
-        plan.attacks()
-    elif world.phase is Phase.NONCOMBAT_MOVE:
-        plan.march()
-    elif world.phase is Phase.PLACE:
-        plan.place()
-    return plan.texts
+    return _submission(state, seat, turtle=False)
 
 
 def turtle(state: dict[str, Any], seat: str, seed: str) -> list[str]:
+    return _submission(state, seat, turtle=True)
+
+
+def _submission(state: dict[str, Any], seat: str, turtle: bool) -> list[str]:
     world = World.from_json(state)
     if world.phase is Phase.COMBAT:
-        return [action_text(world.data, a) for a in combat.defaults(world, seat)]
+        if turtle:
+            return [action_text(world.data, a) for a in combat.defaults(world, seat)]
+        return _battle(world, seat)
     if world.phase is Phase.OVER or seat != seat_of(world, world.power):
         return []
     plan = _Plan(world)
     if world.phase is Phase.SETUP:
         plan.setup()
     elif world.phase is Phase.PURCHASE:
-        plan.purchase(turtle=True)
+        plan.purchase(turtle)
+    elif world.phase is Phase.COMBAT_MOVE and not turtle:
+        plan.attacks()
     elif world.phase is Phase.NONCOMBAT_MOVE:
-        plan.land_aircraft()
+        plan.land_aircraft() if turtle else plan.march()
     elif world.phase is Phase.PLACE:
         plan.place()
     return plan.texts
