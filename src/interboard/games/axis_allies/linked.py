@@ -236,9 +236,6 @@ def surrender(world: World, power: str) -> None:
         if origin is not None and origin != power and origin not in gone and world.enemies(origin, power):
             world.owner[space] = origin
             world.log.append(f"{world.space_name(space)} goes back to {world.data.power(origin).name}")
-    for space in [s for s, side in world.convoys.items() if side == world.side(power)]:
-        if home_of(world, space) == power:
-            world.convoys.pop(space)
     for side in ("axis", "allies"):
         members = [p for p in (AXIS if side == "axis" else ALLIES)]
         if all(p in gone for p in members):
