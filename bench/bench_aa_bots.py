@@ -1,7 +1,7 @@
 """Hand-run benchmark of the Axis & Allies family's calculator bot.
 
     python bench/bench_aa_bots.py [--games 10] [--rounds 15] [--variants aa_europe_1999,...]
-                                  [--opponents random,turtle]
+                                  [--opponents random,turtle] [--sides axis,allies]
 
 For each variant and each side, the calculator bot plays every seat of that side against an opponent
 bot in every other seat (the generic random player, or the turtle, which buys infantry and never
@@ -58,13 +58,13 @@ def duel(
     return state.get("winner") == side, int(state["round"]), thought, turns
 
 
-def table(variants: list[str], opponents: list[str], games: int, rounds: int) -> None:
+def table(variants: list[str], opponents: list[str], games: int, rounds: int, sides: list[str]) -> None:
     print(
         f"{'variant':16} {'bot side':8} {'opponent':9} {'calculator: wins [95 % CI]':32} "
         f"{'reference: random':20} {'rounds':>6} {'bot s/turn':>10}"
     )
     for variant in variants:
-        for side in ("axis", "allies"):
+        for side in sides:
             for opponent in opponents:
                 runs = [duel(variant, 900 + k, side, "calculator", opponent, rounds) for k in range(games)]
                 refs = [duel(variant, 900 + k, side, "random", opponent, rounds) for k in range(games)]
@@ -87,8 +87,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--variants", default=",".join(VARIANTS))
     parser.add_argument("--opponents", default="random,turtle")
+    parser.add_argument("--sides", default="axis,allies", help="the sides the bot plays")
     args = parser.parse_args()
-    table(args.variants.split(","), args.opponents.split(","), args.games, args.rounds)
+    table(args.variants.split(","), args.opponents.split(","), args.games, args.rounds, args.sides.split(","))
 
 
 if __name__ == "__main__":
