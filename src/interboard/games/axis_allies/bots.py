@@ -7,13 +7,13 @@ calculator (:mod:`.odds`, exact):
 * Purchase: what is needed. Infantry to hold a capital the enemy could take next turn; otherwise
   two infantry for each armour, and a fighter when rich, spending every purse.
 * Combat move: each enemy territory next to its land units, most valuable first, is attacked with
-  the units that can reach it, when the calculator gives the attacker 70 % or more and the IPCs
-  gained (the territory and the enemy units' cost) outweigh the expected losses. Units guarding a
-  threatened capital stay home.
+  the fewest of the land units next to it and the aircraft that can strike and still land that give
+  the attacker 70 % or more, when the IPCs gained (the territory and the enemy units' cost)
+  outweigh the expected losses. Units guarding a threatened capital stay home.
 * Battles: the cheapest casualties; the attacker retreats when the calculator, on the units left,
   no longer gives it even odds.
 * Non-combat move: land units march a step towards the nearest enemy territory, unless they guard
-  their capital; aircraft land where they may, nearest the front.
+  their capital; aircraft land where they may, nearest the front, and fly towards it.
 * Placement: everything bought, at the factory nearest the enemy (a threatened capital first).
 
 ``turtle`` is its measuring opponent: it buys infantry, places them at home and never moves.
