@@ -98,37 +98,3 @@ def test_the_calculator_buys_infantry_when_its_capital_is_threatened() -> None:
 def test_the_turtle_never_moves() -> None:
     state = state_of(build({"game": "aa_europe_1999", "power": "GERMANY", "phase": "combat_move"}))
     assert turtle(state, "GERMANY", "test") == []
-
-
-def test_the_calculators_aircraft_join_a_land_attack() -> None:
-    texts = _moves(
-        {
-            "game": "aa_europe_1999",
-            "power": "GERMANY",
-            "phase": "combat_move",
-            "units": [
-                "GERMANY 2 infantry Poland",
-                "GERMANY 2 fighter Germany",
-                "USSR 3 infantry East Poland",
-                "USSR 1 infantry Moscow",
-            ],
-        }
-    )
-    assert any(t.startswith("move 1 fighter from Germany to East Poland") for t in texts), texts
-    assert any(t.startswith("move 1 infantry from Poland to East Poland") for t in texts), texts
-
-
-def test_the_calculators_aircraft_fly_towards_the_front() -> None:
-    texts = _moves(
-        {
-            "game": "aa_europe_1999",
-            "power": "USA",
-            "phase": "noncombat_move",
-            "units": [
-                "USA 1 bomber United States",
-                "GERMANY 1 infantry Germany",
-                "USA 1 infantry United States",
-            ],
-        }
-    )
-    assert any(t.startswith("move 1 bomber from United States to ") for t in texts), texts

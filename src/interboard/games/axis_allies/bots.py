@@ -7,13 +7,13 @@ calculator (:mod:`.odds`, exact):
 * Purchase: what is needed. Infantry to hold a capital the enemy could take next turn; otherwise
   two infantry for each armour, and a fighter when rich, spending every purse.
 * Combat move: each enemy territory next to its land units, most valuable first, is attacked with
-  the fewest of the land units next to it and the aircraft that can strike and still land that give
-  the attacker 70 % or more, when the IPCs gained (the territory and the enemy units' cost)
-  outweigh the expected losses. Units guarding a threatened capital stay home.
+  the units that can reach it, when the calculator gives the attacker 70 % or more and the IPCs
+  gained (the territory and the enemy units' cost) outweigh the expected losses. Units guarding a
+  threatened capital stay home.
 * Battles: the cheapest casualties; the attacker retreats when the calculator, on the units left,
   no longer gives it even odds.
 * Non-combat move: land units march a step towards the nearest enemy territory, unless they guard
-  their capital; aircraft land where they may, nearest the front, and fly towards it.
+  their capital; aircraft land where they may, nearest the front.
 * Placement: everything bought, at the factory nearest the enemy (a threatened capital first).
 
 ``turtle`` is its measuring opponent: it buys infantry, places them at home and never moves.
@@ -26,9 +26,9 @@ from typing import Any
 
 from . import combat, linked
 from .actions import Action, Buy, Move, Place, action_text, parse_action
-from .engine import IllegalAction, apply, can_land_after, seat_of
+from .engine import IllegalAction, apply, seat_of
 from .legal import legal_actions
-from .moves import MoveError, hostile_land, neighbours, reachable
+from .moves import MoveError, hostile_land, neighbours
 from .odds import Battle, OddsError, exact
 from .state import Phase, Unit, World
 
@@ -77,7 +77,6 @@ class _Plan:
         self.world = world
         self.power = world.power
         self.texts: list[str] = []
-        self.air_reach: dict[int, dict[str, int]] = {}
 
     def play(self, action: Action) -> bool:
         trial = self.world.clone()
@@ -98,16 +97,15 @@ class _Plan:
             if not w.is_sea(s) and w.enemies(holder, self.power) and not linked.closed_by_surrender(w, s)
         }
 
-    def distances(self, targets: set[str], by_air: bool = False) -> dict[str, int]:
-        """Steps from every territory to the nearest of ``targets``: over land (or, ``by_air``, over
-        land and sea)."""
+    def distances(self, targets: set[str]) -> dict[str, int]:
+        """Land steps from every land territory to the nearest of ``targets``."""
         w = self.world
         dist = {t: 0 for t in targets}
         queue = deque(targets)
         while queue:
             here = queue.popleft()
             for nxt in neighbours(w, here):
-                if nxt not in dist and (by_air or not w.is_sea(nxt)):
+                if nxt not in dist and not w.is_sea(nxt):
                     dist[nxt] = dist[here] + 1
                     queue.append(nxt)
         return dist
@@ -182,12 +180,6 @@ class _Plan:
             self.enemy_lands(),
             key=lambda s: (-(w.data.territories[s].ipc + self._worth(s)), s),
         )
-        # Where each aircraft could strike and still land (from the position before any move).
-        self.air_reach = {
-            u.id: {t: c for t, c in reachable(w, u, combat=True).items() if can_land_after(w, u, c, t)}
-            for u in w.units.values()
-            if u.owner == self.power and w.unit_type(u).is_air and not u.moved and w.unit_type(u).attack > 0
-        }
         for target in targets:
             attackers = self._attackers(target, committed, guarding)
             if not attackers:
@@ -232,12 +224,6 @@ class _Plan:
                     and not u.moved
                 ):
                     out.append(u)
-        if out:  # aircraft join a land attack (they never take a territory alone)
-            out += [
-                w.units[uid]
-                for uid, reach in sorted(self.air_reach.items())
-                if target in reach and uid not in committed and uid in w.units
-            ]
         return out[:MAX_ATTACKERS]
 
     def _odds(self, attackers: list[Unit], defenders: list[Unit], target: str) -> Any:
@@ -282,29 +268,6 @@ class _Plan:
                 if self.play(Move(((u.type, 1),), u.at, n)):
                     break
         self.land_aircraft()
-        self.fly_forward(self.distances(self.enemy_lands(), by_air=True))
-
-    def fly_forward(self, front: dict[str, int]) -> None:
-        """Aircraft that have not flown fly to the landing place on land nearest the front, when it is
-        nearer than where they are (so bombers and fighters bought far away reach the war)."""
-        w = self.world
-        offered = [parse_action(w.data, t) for t in legal_actions(w)]
-        best: dict[tuple[str, str], Move] = {}
-        for a in offered:
-            if not isinstance(a, Move) or not w.data.units[a.units[0][0]].is_air or w.is_sea(a.to):
-                continue
-            key = (a.units[0][0], a.frm)
-            if front.get(a.to, 99) < front.get(a.frm, 99) and (
-                key not in best or front.get(a.to, 99) < front.get(best[key].to, 99)
-            ):
-                best[key] = a
-        for (unit, frm), move in sorted(best.items()):
-            count = sum(
-                1 for u in self.world.at(frm) if u.owner == self.power and u.type == unit and not u.moved
-            )
-            for _ in range(count):
-                if not self.play(move):
-                    break
 
     def land_aircraft(self) -> None:
         """Aircraft that may not stay where they are fly to the landing place nearest the front."""

@@ -347,6 +347,8 @@ def place_units(world: World, action: Place) -> None:
         if ut.has("factory"):
             _place_factory(world, at)
         elif ut.is_sea or (ut.is_air and world.is_sea(at)):
+            if not world.is_sea(at):
+                raise _illegal(f"{world.space_name(at)} is land: a {ut.name} is placed in a sea zone")
             coast = [f for f in factories if at in _neighbours(world, f) and world.owner.get(f) == power]
             german_subs = world.data.id == "aa_linked_world" and power == "GERMANY" and ut.has("submarine")
             if not coast and not (german_subs and _german_sub_sea(world, at)):
