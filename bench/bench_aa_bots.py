@@ -24,7 +24,7 @@ from bench_bots import wilson
 from interboard.bots.seats import seat_actions
 from interboard.games.axis_allies.family import FAMILY
 from interboard.games.axis_allies.gamedata import game_data
-from interboard.games.axis_allies.rules import SEAT_OF
+from interboard.games.axis_allies.state import SEAT_OF
 
 VARIANTS = ("aa_europe_1999", "aa_pacific_2001", "aa_linked_world")
 

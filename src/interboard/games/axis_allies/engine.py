@@ -29,7 +29,7 @@ from .moves import (
     neighbours,
     transports_at,
 )
-from .state import Phase, Unit, World
+from .state import SEAT_OF, Phase, Unit, World
 
 
 class IllegalAction(ValueError):
@@ -41,7 +41,7 @@ MOVER_PHASES = (Phase.PURCHASE, Phase.COMBAT_MOVE, Phase.NONCOMBAT_MOVE, Phase.P
 
 def seat_of(world: World, power: str) -> str:
     """The seat that plays ``power`` (China is played by the USA's seat, as in the Pacific rulebook)."""
-    return rules.SEAT_OF.get(power, power)
+    return SEAT_OF.get(power, power)
 
 
 # ---------------------------------------------------------------------- turn start and end

@@ -22,7 +22,7 @@ from .gamedata import GAMES, GameDataError, game_data
 from .interface import option_tree
 from .legal import legal_actions
 from .options import Options, option_specs
-from .state import Phase, World, new_world
+from .state import SEAT_OF, Phase, World, new_world
 from .text import world_text
 
 TITLES = {
@@ -46,8 +46,6 @@ def seats_of(game: str) -> tuple[str, ...]:
 
 
 def seat_of_power(power: str) -> str:
-    from .rules import SEAT_OF
-
     return SEAT_OF.get(power, power)
 
 
@@ -183,17 +181,14 @@ class AxisAlliesFamily:
     def legal(self, state: State, seat: str, chosen: Sequence[str]) -> Choices:
         if seat not in self.pending(state).seats:
             return Choices((), True)
-        world = self._drafts.after(state, seat, tuple(chosen))
-        if world.phase is Phase.COMBAT:
-            return Choices(tuple(combat.choices(world, seat)), combat.may_end(world, seat))
-        return Choices(tuple(legal_actions(world)), True)
+        return _choices(self._drafts.after(state, seat, tuple(chosen)), seat)
 
     def options(self, state: State, seat: str, chosen: Sequence[str] = ()) -> dict[str, Any]:
         pending = self.pending(state)
         if seat not in pending.seats:
             return {}
-        actions = list(self.legal(state, seat, list(chosen)).actions)
-        world = self._drafts.after(state, seat, tuple(chosen)) if chosen else self._world(state)
+        world = self._drafts.after(state, seat, tuple(chosen))
+        actions = list(_choices(world, seat).actions)
         return {
             "phase": pending.phase,
             "prompt": pending.prompts.get(seat, ""),
@@ -259,6 +254,13 @@ class AxisAlliesFamily:
             return draw_position(game_data(position.get("game", variant)), position, title)
         except (KeyError, TypeError, ValueError) as exc:
             raise FamilyError(f"cannot draw the position: {exc}") from None
+
+
+def _choices(world: World, seat: str) -> Choices:
+    """What ``seat`` may play next on ``world``: a battle's answers, or the mover's next actions."""
+    if world.phase is Phase.COMBAT:
+        return Choices(tuple(combat.choices(world, seat)), combat.may_end(world, seat))
+    return Choices(tuple(legal_actions(world)), True)
 
 
 def _income(world: World, power: str) -> dict[str, int]:

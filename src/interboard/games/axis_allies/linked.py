@@ -8,7 +8,7 @@ Rob Daviau's text is the rule; where it is silent the decision is in docs/rules/
 from __future__ import annotations
 
 from .actions import Place, Transfer
-from .state import Phase, Unit, World
+from .state import SEAT_OF, Phase, Unit, World
 
 GAME = "aa_linked_world"
 SURRENDER_AT = 22
@@ -222,9 +222,7 @@ def surrender(world: World, power: str) -> None:
     name = world.data.power(power).name
     world.extra.setdefault("surrendered", []).append(power)
     world.log.append(f"{name} surrenders")
-    from .rules import SEAT_OF  # the powers its seat plays go with it (China with the USA)
-
-    followers = [p for p, seat in SEAT_OF.items() if seat == power]
+    followers = [p for p, seat in SEAT_OF.items() if seat == power]  # China goes with the USA
     for u in list(world.units.values()):
         if u.owner == power or u.owner in followers:
             world.remove(u)
@@ -237,8 +235,7 @@ def surrender(world: World, power: str) -> None:
             world.owner[space] = origin
             world.log.append(f"{world.space_name(space)} goes back to {world.data.power(origin).name}")
     for side in ("axis", "allies"):
-        members = [p for p in (AXIS if side == "axis" else ALLIES)]
-        if all(p in gone for p in members):
+        if all(p in gone for p in (AXIS if side == "axis" else ALLIES)):
             world.winner = "allies" if side == "axis" else "axis"
             world.phase = Phase.OVER
             world.log.append(f"the {side} have wholly surrendered: the {world.winner} win")
@@ -246,10 +243,7 @@ def surrender(world: World, power: str) -> None:
 
 def out_of_the_war(world: World, power: str) -> bool:
     """``power`` takes no more turns: it has surrendered, or the power whose seat plays it has."""
-    from .rules import SEAT_OF
-
-    gone = world.extra.get("surrendered", ())
-    return power in gone or SEAT_OF.get(power) in gone
+    return has_surrendered(world, power) or has_surrendered(world, SEAT_OF.get(power, power))
 
 
 def closed_by_surrender(world: World, space: str) -> bool:

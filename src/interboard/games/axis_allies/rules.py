@@ -14,8 +14,6 @@ from . import linked
 from .actions import Convert, Move, Place
 from .state import Phase, Unit, World
 
-SEAT_OF = {"CHINA": "USA"}
-"""Powers played by another power's seat (the Pacific rulebook gives China to the US player)."""
 VICTORY_POINTS = 22
 """Pacific: Japan wins with this many victory points."""
 CHINA_INFANTRY_PER = 2
@@ -59,7 +57,16 @@ def end_of_round(world: World) -> None:
     record_round(world)
     if linked.is_linked(world):
         linked.end_of_round(world)
-    for capital, taken in list(world.captured_capitals.items()) if not linked.is_linked(world) else ():
+    elif _capital_held_a_round(world):
+        return
+    if world.options.max_rounds and world.round >= world.options.max_rounds:
+        world.log.append(f"round {world.round} was the last: the game is drawn")
+        world.phase = Phase.OVER
+
+
+def _capital_held_a_round(world: World) -> bool:
+    """The base games' victory: an enemy capital held since the end of the last round (True: over)."""
+    for capital, taken in list(world.captured_capitals.items()):
         holder = world.owner.get(capital)
         original = world.data.territories[capital].owner
         if holder is None or original is None or not world.enemies(holder, original):
@@ -71,10 +78,8 @@ def end_of_round(world: World) -> None:
                 world.winner = side
                 world.log.append(f"{world.space_name(capital)} has been held a whole round: the {side} win")
                 world.phase = Phase.OVER
-                return
-    if world.options.max_rounds and world.round >= world.options.max_rounds:
-        world.log.append(f"round {world.round} was the last: the game is drawn")
-        world.phase = Phase.OVER
+                return True
+    return False
 
 
 def unit_value(world: World, power: str) -> int:
@@ -138,7 +143,8 @@ def take_territory(world: World, space: str, power: str, blitz: bool = False) ->
                     gain = world.data.power(power).economies[0].id
                     world.ipcs[gain] = world.ipcs.get(gain, 0) + loot
                     world.captured_capitals[space] = world.round
-                    world.extra.setdefault("capital_lost", {})[previous] = True
+                    if linked.is_linked(world):  # a surrender modifier: "lost capital this turn"
+                        world.extra.setdefault("capital_lost", {})[previous] = True
                     world.log.append(
                         f"{power} captures the capital {world.space_name(space)} and its {loot} IPCs"
                     )

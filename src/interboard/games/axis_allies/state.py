@@ -20,6 +20,9 @@ from .gamedata import GameData, game_data
 from .options import Options
 from .units import UnitType
 
+SEAT_OF = {"CHINA": "USA"}
+"""Powers played by another power's seat (the Pacific rulebook gives China to the US player)."""
+
 
 class Phase(StrEnum):
     SETUP = "setup"
