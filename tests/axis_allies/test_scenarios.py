@@ -31,6 +31,8 @@ def test_scenario(case: dict[str, Any]) -> None:
         assert dict(found.get(sid, {})) == counts, f"{sid}: {dict(found.get(sid, {}))}"
     for economy, amount in expect.get("ipcs", {}).items():
         assert after["ipcs"][economy] == amount, f"{economy} has {after['ipcs'][economy]}, not {amount}"
+    for key, value in expect.get("extra", {}).items():
+        assert after["extra"].get(key) == value, f"extra {key}: {after['extra'].get(key)}"
     for key in ("phase", "winner", "convoys", "bought"):
         if key in expect:
             assert after.get(key) == expect[key], f"{key}: {after.get(key)}"

@@ -781,8 +781,8 @@ def _raid(world: World) -> None:
         )
         sbr = world.extra.setdefault("bombed", {})
         sbr[holder] = sbr.get(holder, 0) + paid
-        this_round = world.extra.setdefault("bombed_this_round", {})
-        this_round[holder] = this_round.get(holder, 0) + paid
+        since_turn = world.extra.setdefault("bombed_since_turn", {})
+        since_turn[holder] = since_turn.get(holder, 0) + paid
         world.log.append(
             f"bombers roll {dice} over {world.space_name(space)}: {holder} loses {paid} IPCs (at most {cap})"
         )

@@ -117,7 +117,9 @@ def surrender_dice(world: World, power: str) -> list[tuple[str, int]]:
     out: list[tuple[str, int]] = []
     gone = set(surrendered(world))
     income = world.extra.get("last_income", {}).get(power, 0)
-    bombed = world.extra.get("bombed_this_round", {}).get(power, 0)
+    # "This round" for the power rolling: the round of turns since its own last turn (the bombing
+    # of Germany, first to move, happens in the Allies' turns after its own).
+    bombed = world.extra.get("bombed_since_turn", {}).get(power, 0)
 
     def add(why: str, dice: int) -> None:
         if dice:
@@ -203,6 +205,7 @@ def roll_for_surrender(world: World, power: str) -> None:
     reasons = ", ".join(f"{why} {n:+d}" for why, n in table) or "no modifier"
     name = world.data.power(power).name
     world.extra.get("capital_lost", {}).pop(power, None)
+    world.extra.get("bombed_since_turn", {}).pop(power, None)
     if count * 6 < SURRENDER_AT:
         world.log.append(f"{name}: {count} surrender dice ({reasons}); no roll can reach {SURRENDER_AT}")
         return
@@ -511,6 +514,3 @@ def _illegal(message: str) -> Exception:
 
     return IllegalAction(message)
 
-
-def end_of_round(world: World) -> None:
-    world.extra.pop("bombed_this_round", None)

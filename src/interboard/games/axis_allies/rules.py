@@ -55,9 +55,7 @@ def end_of_round(world: World) -> None:
     """Capitals held for a whole round decide the game (the linked game: surrender does);
     ``max_rounds`` ends it as a draw."""
     record_round(world)
-    if linked.is_linked(world):
-        linked.end_of_round(world)
-    elif _capital_held_a_round(world):
+    if not linked.is_linked(world) and _capital_held_a_round(world):
         return
     if world.options.max_rounds and world.round >= world.options.max_rounds:
         world.log.append(f"round {world.round} was the last: the game is drawn")
