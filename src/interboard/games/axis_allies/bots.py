@@ -4,31 +4,49 @@
 of the position as it goes (so all it sends is legal), and weighs its attacks with the battle
 calculator (:mod:`.odds`, exact):
 
-* Purchase: what is needed. Infantry to hold a capital the enemy could take next turn; otherwise
-  two infantry for each armour, and a fighter when rich, spending every purse.
+* Purchase: what is needed. Infantry to hold a capital the enemy could take next turn; otherwise a
+  transport for every two land units with no way by land to the war, bombers for the enemy
+  factories within a bomber's reach of its capitals (two each), then two infantry for each armour
+  and a fighter when rich, spending every purse.
 * Combat move: each enemy territory next to its land units, most valuable first, is attacked with
   the units that can reach it, when the calculator gives the attacker 70 % or more and the IPCs
   gained (the territory and the enemy units' cost) outweigh the expected losses. Units guarding a
-  threatened capital stay home.
+  threatened capital stay home. Armies carried to a sea zone beside an enemy coast storm it on the
+  same odds (never through enemy warships); bombers raid the richest enemy factories in reach.
 * Battles: the cheapest casualties; the attacker retreats when the calculator, on the units left,
   no longer gives it even odds.
-* Non-combat move: land units march a step towards the nearest enemy territory, unless they guard
-  their capital; aircraft land where they may, nearest the front.
-* Placement: everything bought, at the factory nearest the enemy (a threatened capital first).
+* Non-combat move: land units march a step towards the nearest enemy territory that is not a
+  fortress (more defenders than the calculator weighs), unless they guard their capital; warships
+  take the enemy's convoy centres in reach and take back their own side's; transports
+  take aboard the armies with no way by land to the war and sail them towards a friendly shore near
+  the enemy or a weakly held enemy coast, and land them on the shore; aircraft land where they may,
+  nearest the front.
+* Placement: everything bought, at the factory nearest the enemy (a threatened capital first), ships
+  beside the armies they are to carry.
 
 ``turtle`` is its measuring opponent: it buys infantry, places them at home and never moves.
 """
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from typing import Any
 
 from . import combat, linked
 from .actions import Action, Buy, Move, Place, action_text, parse_action
 from .engine import IllegalAction, apply, seat_of
 from .legal import legal_actions
-from .moves import MoveError, hostile_land, neighbours
+from .moves import (
+    MoveError,
+    air_distance,
+    can_carry,
+    hostile_land,
+    may_unload_from,
+    neighbours,
+    reachable,
+    transport_room,
+    transports_at,
+)
 from .odds import Battle, OddsError, exact
 from .state import Phase, Unit, World
 
@@ -38,6 +56,15 @@ RETREAT_BELOW = 0.5
 MAX_ATTACKERS = 14
 """An attack uses at most this many units (the exact calculator's cost grows with both sides)."""
 MAX_DEFENDERS = 14
+FAR = 99
+"""Land steps standing for "no way by land"."""
+TRANSPORT_SHARE = 3
+"""At most a third of a purse goes on transports."""
+WEAK_COAST = 2
+"""An enemy coast with at most this many defenders is worth sailing an army to."""
+BOMBERS_PER_FACTORY = 2
+"""Bombers kept for each enemy factory in reach (a raid takes at most the territory's IPCs, which
+two bombers' dice mostly reach)."""
 
 
 def calculator(state: dict[str, Any], seat: str, seed: str) -> list[str]:
@@ -63,6 +90,8 @@ def _submission(state: dict[str, Any], seat: str, turtle: bool) -> list[str]:
         plan.purchase(turtle)
     elif world.phase is Phase.COMBAT_MOVE and not turtle:
         plan.attacks()
+        plan.landings()
+        plan.raids()
     elif world.phase is Phase.NONCOMBAT_MOVE:
         plan.land_aircraft() if turtle else plan.march()
     elif world.phase is Phase.PLACE:
@@ -96,6 +125,15 @@ class _Plan:
             for s, holder in w.owner.items()
             if not w.is_sea(s) and w.enemies(holder, self.power) and not linked.closed_by_surrender(w, s)
         }
+
+    def march_targets(self) -> set[str]:
+        """The enemy territories worth marching on: all but the fortresses (more defenders than the
+        calculator weighs), unless nothing else is left. Against a player who stacks his capital,
+        the armies go round it and take what feeds it."""
+        w = self.world
+        lands = self.enemy_lands()
+        open_lands = {s for s in lands if sum(1 for u in w.at(s) if w.unit_type(u).fights) <= MAX_DEFENDERS}
+        return open_lands or lands
 
     def distances(self, targets: set[str]) -> dict[str, int]:
         """Land steps from every land territory to the nearest of ``targets``."""
@@ -149,11 +187,30 @@ class _Plan:
         w = self.world
         power = w.data.power(self.power)
         guard = bool(self.threatened_capitals()) or turtle
+        # Transports for the armies with no way by land to the war: one for every two of them.
+        ships_wanted = 0
+        if not guard:
+            idle = len(self.idle_far(self.distances(self.march_targets())))
+            ships = sum(
+                1 for u in w.units.values() if u.owner == self.power and w.unit_type(u).transport_capacity
+            )
+            ships_wanted = max(0, (idle + 1) // 2 - ships)
+        bombers_wanted = 0 if guard else self.bombers_wanted()
         for economy in power.economies:
             purse = w.ipcs.get(economy.id, 0)
             econ = economy.id if len(power.economies) > 1 else None
             counts: dict[str, int] = {}
             cost = {u: w.data.units[u].cost or 0 for u in power.buys}
+            if bombers_wanted and "bomber" in cost and cost["bomber"] and purse >= 2 * cost["bomber"]:
+                counts["bomber"] = 1
+                purse -= cost["bomber"]
+                bombers_wanted -= 1
+            if ships_wanted and "transport" in cost and cost["transport"]:
+                n = min(ships_wanted, purse // TRANSPORT_SHARE // cost["transport"])
+                if n:
+                    counts["transport"] = n
+                    purse -= n * cost["transport"]
+                    ships_wanted -= n
             step = 0
             while True:
                 choice = "infantry"
@@ -204,6 +261,88 @@ class _Plan:
                 if self.play(Move(((u.type, 1),), u.at, target)):
                     committed.add(u.id)
 
+    # ------------------------------------------------------------------ amphibious assaults
+    def aboard(self, zone: str) -> list[Unit]:
+        w = self.world
+        return [
+            u
+            for u in w.at(zone)
+            if u.owner == self.power and u.aboard is not None and w.unit_type(u).is_land and not u.moved
+        ]
+
+    def landings(self) -> None:
+        """Units carried to a sea zone beside an enemy territory storm it when the calculator gives
+        the landing the odds an attack needs (never through enemy warships: no sea battle first)."""
+        w = self.world
+        zones = sorted({u.at for u in w.units.values() if u.owner == self.power and u.aboard is not None})
+        for zone in zones:
+            if not w.is_sea(zone) or not may_unload_from(self.world, zone, self.power):
+                continue
+            cargo = self.aboard(zone)
+            if not cargo:
+                continue
+            beaches = [
+                s
+                for s in neighbours(self.world, zone)
+                if s in self.enemy_lands() and not self.world.is_sea(s)
+            ]
+            best = None
+            for beach in beaches:
+                defenders = [u for u in self.world.at(beach) if self.world.enemies(u.owner, self.power)]
+                odds = self._odds(cargo, defenders, beach, kind="amphibious")
+                if odds is None or odds.attacker_wins < ATTACK_AT:
+                    continue
+                value = self.world.data.territories[beach].ipc + odds.defender_loss - odds.attacker_loss
+                if best is None or value > best[0]:
+                    best = (value, beach)
+            if best is None:
+                continue
+            for u in sorted(cargo, key=lambda u: u.id):
+                self.play(Move(((u.type, 1),), zone, best[1]))
+
+    # ------------------------------------------------------------------ strategic bombing
+    def factories_to_bomb(self) -> list[str]:
+        """Enemy territories with a factory, the richest first: raids cost the enemy IPCs, and in the
+        linked game every 10 of them a surrender die."""
+        w = self.world
+        out = [s for s in self.enemy_lands() if any(w.unit_type(u).has("factory") for u in w.at(s))]
+        return sorted(out, key=lambda s: (-w.data.territories[s].ipc, s))
+
+    def bombers_wanted(self) -> int:
+        w = self.world
+        targets = set(self.factories_to_bomb())
+        if not targets:
+            return 0
+        bases = [s for s in self.capitals() if air_distance(w, s, targets, 3) is not None]
+        if not bases:
+            return 0
+        have = sum(
+            1 for u in w.units.values() if u.owner == self.power and w.unit_type(u).has("strategic_bomber")
+        )
+        return max(0, BOMBERS_PER_FACTORY * len(targets) - have)
+
+    def raids(self) -> None:
+        """Every bomber not already sent into battle raids an enemy factory it can reach and come back
+        from, at most as many on one factory as its IPCs call for."""
+        w = self.world
+        targets = self.factories_to_bomb()
+        sent: dict[str, int] = {}
+        bombers = [
+            u
+            for u in w.units.values()
+            if u.owner == self.power
+            and w.unit_type(u).has("strategic_bomber")
+            and not u.moved
+            and not u.fought
+        ]
+        for b in sorted(bombers, key=lambda u: u.id):
+            for target in targets:
+                if sent.get(target, 0) >= max(1, -(-w.data.territories[target].ipc * 2 // 7)):
+                    continue
+                if self.play(Move((("bomber", 1),), b.at, target, raid=True)):
+                    sent[target] = sent.get(target, 0) + 1
+                    break
+
     def _worth(self, space: str) -> float:
         w = self.world
         return sum(w.unit_type(u).cost or 0 for u in w.at(space) if w.enemies(u.owner, self.power))
@@ -226,7 +365,7 @@ class _Plan:
                     out.append(u)
         return out[:MAX_ATTACKERS]
 
-    def _odds(self, attackers: list[Unit], defenders: list[Unit], target: str) -> Any:
+    def _odds(self, attackers: list[Unit], defenders: list[Unit], target: str, kind: str = "land") -> Any:
         w = self.world
         fighting = [u for u in defenders if w.unit_type(u).fights]
         if not fighting:
@@ -237,6 +376,7 @@ class _Plan:
             w.data.units,
             tuple(u.type for u in attackers),
             tuple(u.type for u in fighting),
+            kind=kind,
             aa=any(w.unit_type(u).has("anti_aircraft") for u in defenders),
             low_luck=w.options.dice == "low_luck",
         )
@@ -249,7 +389,7 @@ class _Plan:
         """Land units a step towards the nearest enemy territory; aircraft land."""
         w = self.world
         guarding = set(self.capitals())
-        front = self.distances(self.enemy_lands())
+        front = self.distances(self.march_targets())
         for u in sorted(w.units.values(), key=lambda u: u.id):
             ut = w.unit_type(u)
             if u.owner != self.power or not ut.is_land or u.moved or u.fought or u.aboard is not None:
@@ -267,7 +407,164 @@ class _Plan:
             for n in sorted(steps, key=lambda n: (front.get(n, 99), n)):
                 if self.play(Move(((u.type, 1),), u.at, n)):
                     break
+        self.sweep_convoys()
+        self.ferry(front)
         self.land_aircraft()
+
+    # ------------------------------------------------------------------ convoys
+    def convoy_targets(self) -> set[str]:
+        """Convoy centres a warship of ours would take from the enemy, or take back."""
+        w = self.world
+        mine = w.side(self.power)
+        out = set()
+        for space, t in w.data.territories.items():
+            owner = w.owner.get(space)
+            if not t.convoy or owner is None:
+                continue
+            if (w.convoys.get(space) != mine) if w.enemies(owner, self.power) else space in w.convoys:
+                out.add(space)
+        return out
+
+    def sweep_convoys(self) -> None:
+        """Warships take the enemy's convoy centres and take back their own side's: every convoy
+        held by the enemy is income lost and, in the linked game, surrender dice."""
+        targets = self.convoy_targets()
+        w = self.world
+        ships = [
+            u
+            for u in w.units.values()
+            if u.owner == self.power
+            and w.unit_type(u).is_sea
+            and w.unit_type(u).attack > 0
+            and not u.moved
+            and not u.fought
+            and not u.submerged
+        ]
+        for ship in sorted(ships, key=lambda u: u.id):
+            if not targets:
+                return
+            options = reachable(self.world, ship, combat=False)
+            within = [z for z in options if z in targets]
+            if not within:
+                continue
+            best = min(within, key=lambda z: (options[z], z))
+            if self.play(Move(((ship.type, 1),), ship.at, best)):
+                targets.discard(best)
+
+    # ------------------------------------------------------------------ transports
+    def idle_far(self, front: dict[str, int]) -> list[Unit]:
+        """Land units that have not moved and have no way by land to anything worth taking (an
+        island, another continent), except a capital's guard while it is threatened."""
+        w = self.world
+        threatened = set(self.threatened_capitals())
+        return [
+            u
+            for u in w.units.values()
+            if u.owner == self.power
+            and w.unit_type(u).is_land
+            and w.unit_type(u).transport_cost > 0
+            and not w.is_sea(u.at)
+            and not u.moved
+            and not u.fought
+            and front.get(u.at, FAR) >= FAR
+            and u.at not in threatened
+        ]
+
+    def sea_distances(self, goals: set[str]) -> dict[str, int]:
+        """Sea steps from every sea zone to the nearest of the sea zones ``goals``."""
+        w = self.world
+        dist = {g: 0 for g in goals}
+        queue = deque(goals)
+        while queue:
+            here = queue.popleft()
+            for nxt in neighbours(w, here):
+                if nxt not in dist and w.is_sea(nxt):
+                    dist[nxt] = dist[here] + 1
+                    queue.append(nxt)
+        return dist
+
+    def ferry(self, front: dict[str, int]) -> None:
+        """Transports carry the armies that cannot march to the war: each group of transports in a
+        sea zone takes aboard the idle land units beside it, sails towards the nearest friendly
+        shore with the enemy at most two steps inland, and lands them there; empty, it sails
+        towards the idle units."""
+        w = self.world
+        shores = {
+            s
+            for s, d in front.items()
+            if 0 < d <= 2 and (holder := w.owner.get(s)) is not None and w.side(holder) == w.side(self.power)
+        }
+        drop_zones = {z for s in shores for z in neighbours(w, s) if w.is_sea(z)}
+        # Weakly held enemy coasts too: the cargo storms them in the next combat move.
+        weak = {
+            s for s in self.enemy_lands() if sum(1 for u in w.at(s) if w.unit_type(u).fights) <= WEAK_COAST
+        }
+        assault_zones = {z for s in weak for z in neighbours(w, s) if w.is_sea(z)}
+        to_drop = self.sea_distances(drop_zones | assault_zones)
+        zones = sorted({u.at for u in w.units.values() if u.owner == self.power and w.is_sea(u.at)})
+        for zone in zones:
+            ships = [t for t in transports_at(self.world, zone, self.power) if not t.moved]
+            if not ships:
+                continue
+            self.board(zone, ships, front)
+            ships = [self.world.units[t.id] for t in ships if t.id in self.world.units]
+            loaded = any(self.cargo(t) for t in ships)
+            if loaded:
+                goal = to_drop
+            else:
+                pickups = {
+                    z
+                    for u in self.idle_far(front)
+                    for z in neighbours(self.world, u.at)
+                    if self.world.is_sea(z)
+                }
+                goal = self.sea_distances(pickups)
+            here = zone
+            if goal.get(zone, FAR) > 0:
+                options = reachable(self.world, ships[0], combat=False)
+                best = min(
+                    (z for z in options if self.world.is_sea(z)),
+                    key=lambda z: (goal.get(z, FAR), options[z], z),
+                    default=None,
+                )
+                kinds = tuple(sorted(Counter(t.type for t in ships).items()))
+                if (
+                    best is not None
+                    and goal.get(best, FAR) < goal.get(zone, FAR)
+                    and self.play(Move(kinds, zone, best))
+                ):
+                    here = best
+            if loaded and here in drop_zones:
+                self.land_cargo(here, shores, front)
+
+    def cargo(self, transport: Unit) -> list[Unit]:
+        return [u for u in self.world.units.values() if u.aboard == transport.id]
+
+    def board(self, zone: str, ships: list[Unit], front: dict[str, int]) -> None:
+        w = self.world
+        room = sum(transport_room(w, t) for t in ships)
+        for u in sorted(self.idle_far(front), key=lambda u: (-(w.unit_type(u).attack), u.id)):
+            if room <= 0:
+                return
+            if zone not in neighbours(self.world, u.at):
+                continue
+            if not any(can_carry(self.world, t, u) for t in transports_at(self.world, zone, self.power)):
+                continue
+            if self.play(Move(((u.type, 1),), u.at, zone)):
+                room -= self.world.unit_type(u).transport_cost
+
+    def land_cargo(self, zone: str, shores: set[str], front: dict[str, int]) -> None:
+        w = self.world
+        beaches = sorted((s for s in neighbours(w, zone) if s in shores), key=lambda s: (front[s], s))
+        aboard = [
+            u
+            for u in w.units.values()
+            if u.at == zone and u.owner == self.power and u.aboard is not None and w.unit_type(u).is_land
+        ]
+        for u in sorted(aboard, key=lambda u: u.id):
+            for beach in beaches:
+                if self.play(Move(((u.type, 1),), zone, beach)):
+                    break
 
     def land_aircraft(self) -> None:
         """Aircraft that may not stay where they are fly to the landing place nearest the front."""
@@ -292,14 +589,25 @@ class _Plan:
         return held.get(space) == self.world.side(self.power) or self.world.is_sea(space)
 
     def place(self) -> None:
-        front = self.distances(self.enemy_lands())
+        front = self.distances(self.march_targets())
         threatened = set(self.threatened_capitals())
         while True:
             offered = [parse_action(self.world.data, t) for t in legal_actions(self.world)]
-            places = [a for a in offered if isinstance(a, Place) and not self.world.is_sea(a.at)]
+            places = [a for a in offered if isinstance(a, Place)]
             if not places:
                 return
-            best = min(places, key=lambda a: (a.at not in threatened, front.get(a.at, 99), a.at))
+            land = [a for a in places if not self.world.is_sea(a.at)]
+            if land:
+                best = min(land, key=lambda a: (a.at not in threatened, front.get(a.at, FAR), a.at))
+            else:
+                # Ships: beside the armies they are to carry, else anywhere offered.
+                pickups = {
+                    z
+                    for u in self.idle_far(front)
+                    for z in neighbours(self.world, u.at)
+                    if self.world.is_sea(z)
+                }
+                best = min(places, key=lambda a: (a.at not in pickups, a.at))
             if not self.play(best):
                 return
 
