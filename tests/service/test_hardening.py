@@ -297,3 +297,10 @@ def test_a_seat_view_loads_only_the_messages_the_seat_may_read(db_url: str) -> N
             assert len(english) == 31 and len(loaded) == 31
         finally:
             event.remove(MessageRow, "load", on_load)
+
+
+def test_a_new_game_names_its_open_seats_and_links_to_joining_one(client: TestClient) -> None:
+    r = client.post("/api/games", json={"seats": {"FRANCE": "Alice", "ENGLAND": "bot"}})
+    assert r.json()["open_seats"] == [p for p in POWERS if p not in ("FRANCE", "ENGLAND")]
+    links = client.get("/openapi.json").json()["paths"]["/api/games"]["post"]["responses"]["201"]["links"]
+    assert links["join"]["requestBody"] == {"seat": "$response.body#/open_seats/0"}

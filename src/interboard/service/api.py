@@ -27,7 +27,7 @@ from starlette.types import Scope
 from ..games import families
 from .games import MAX_DEADLINE, MAX_MESSAGE, MAX_ORDERS, GameService, NewGame, ServiceError
 from .http import BODY_ERRORS, MAX_BODY, LimitBody, SecurityHeaders, Token, errors
-from .schemas import NAME_MAX, Strict, create_game_body
+from .schemas import NAME_MAX, NO_NUL, Strict, Whole, create_game_body
 from .store import open_store
 from .web import install as install_web
 
@@ -41,6 +41,7 @@ class CreatedBody(BaseModel):
     game_id: str
     gm_token: str
     seat_tokens: dict[str, str]
+    open_seats: list[str] = Field(description="the seats left open, for anyone to join")
 
 
 class JoinBody(Strict):
@@ -48,7 +49,7 @@ class JoinBody(Strict):
     player: str = Field(
         "",
         max_length=NAME_MAX,
-        pattern=r"^(?!bot:)(?!\s+$)",
+        pattern=r"^(?!bot:)(?!\s+$)[^\x00]*$",
         description="the player's name (omitted or empty: the seat's)",
     )
 
@@ -60,20 +61,26 @@ class TokenBody(BaseModel):
 
 class OrdersBody(Strict):
     phase: str = Field(
-        max_length=PHASE_MAX, description="the phase the orders are for; stale ones are refused"
+        max_length=PHASE_MAX,
+        pattern=NO_NUL,
+        description="the phase the orders are for; stale ones are refused",
     )
-    orders: list[Annotated[str, Field(max_length=200)]] = Field(max_length=MAX_ORDERS)
+    orders: list[Annotated[str, Field(max_length=200, pattern=NO_NUL)]] = Field(max_length=MAX_ORDERS)
 
 
 class PhaseFlagBody(Strict):
     phase: str = Field(
-        max_length=PHASE_MAX, description="the phase this is for; a stale one is refused (409)"
+        max_length=PHASE_MAX,
+        pattern=NO_NUL,
+        description="the phase this is for; a stale one is refused (409)",
     )
     value: bool
 
 
 class ExtendBody(Strict):
-    seconds: int = Field(ge=1, le=MAX_DEADLINE, description="added to the phase's deadline")
+    seconds: Annotated[int, Field(ge=1, le=MAX_DEADLINE), Whole] = Field(
+        description="added to the phase's deadline"
+    )
 
 
 SeatName = Annotated[str, Field(max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
@@ -83,13 +90,61 @@ class MessageBody(Strict):
     to: list[SeatName] | None = Field(
         None, min_length=1, max_length=50, description="the recipients' seats; omitted: everyone"
     )
-    body: str = Field(min_length=1, max_length=MAX_MESSAGE, pattern=r"^\s*\S")
+    body: str = Field(min_length=1, max_length=MAX_MESSAGE, pattern=r"^[^\x00]*[^\s\x00][^\x00]*$")
 
 
 GameId = Annotated[str, FastAPIPath(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="a game's id")]
 FamilyName: Any = Literal[tuple(families())]
 CreateGameBody: Any = create_game_body()
 """One schema per variant (``schemas.py``), built from the registry when the API is imported."""
+
+
+def _links(source: str, token: str, targets: dict[str, tuple[str, str, bool]]) -> dict[str, Any]:
+    """OpenAPI links from a 201 to the operations its game id and token open: a client (or a
+    stateful fuzzer) follows them from a new game to playing it."""
+    links: dict[str, Any] = {}
+    for name, (method, path, authorized) in targets.items():
+        parameters = {"path.game_id": source}
+        if authorized:
+            parameters["header.Authorization"] = f"Bearer {{{token}}}"
+        pointer = path.replace("~", "~0").replace("/", "~1")
+        links[name] = {"operationRef": f"#/paths/{pointer}/{method}", "parameters": parameters}
+    return {"responses": {"201": {"links": links}}}
+
+
+GAME = "/api/games/{game_id}"
+CREATED_LINKS = _links(
+    "$response.body#/game_id",
+    "$response.body#/gm_token",
+    {
+        "view": ("get", GAME, False),
+        "history": ("get", f"{GAME}/history", False),
+        "map": ("get", f"{GAME}/map.svg", False),
+        "start": ("post", f"{GAME}/start", True),
+        "pause": ("post", f"{GAME}/pause", True),
+        "resume": ("post", f"{GAME}/resume", True),
+        "extend": ("post", f"{GAME}/extend", True),
+    },
+)
+CREATED_LINKS["responses"]["201"]["links"]["join"] = {
+    "operationRef": "#/paths/~1api~1games~1{game_id}~1join/post",
+    "parameters": {"path.game_id": "$response.body#/game_id"},
+    "requestBody": {"seat": "$response.body#/open_seats/0"},
+}
+JOINED_LINKS = _links(
+    "$request.path.game_id",
+    "$response.body#/token",
+    {
+        "seat": ("get", f"{GAME}/seat", True),
+        "orders": ("put", f"{GAME}/orders", True),
+        "options": ("get", f"{GAME}/options", True),
+        "ready": ("put", f"{GAME}/ready", True),
+        "draw": ("put", f"{GAME}/draw", True),
+        "read_press": ("get", f"{GAME}/messages", True),
+        "send_press": ("post", f"{GAME}/messages", True),
+        "leave": ("post", f"{GAME}/leave", True),
+    },
+)
 
 
 def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
@@ -139,8 +194,7 @@ def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def malformed(_: Request, exc: RequestValidationError) -> JSONResponse:
         problems = [
-            {"where": ".".join(str(x) for x in e.get("loc", ())), "error": str(e.get("msg", ""))}
-            for e in exc.errors()
+            {"where": ".".join(str(x) for x in e.get("loc", ())), "error": _problem(e)} for e in exc.errors()
         ]
         return JSONResponse({"error": "malformed request", "details": problems}, status_code=422)
 
@@ -161,19 +215,27 @@ def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
     async def games() -> list[dict[str, Any]]:
         return await run_in_threadpool(service.list_games)
 
-    @app.post("/api/games", status_code=201, responses=errors(*BODY_ERRORS))
+    @app.post("/api/games", status_code=201, responses=errors(*BODY_ERRORS), openapi_extra=CREATED_LINKS)
     async def create(body: CreateGameBody) -> CreatedBody:
         # Only what was sent: the service fills in the defaults, the options' among them.
         created = await run_in_threadpool(service.create, NewGame(**body.model_dump(exclude_unset=True)))
         return CreatedBody(
-            game_id=created.game_id, gm_token=created.gm_token, seat_tokens=created.seat_tokens
+            game_id=created.game_id,
+            gm_token=created.gm_token,
+            seat_tokens=created.seat_tokens,
+            open_seats=created.open_seats,
         )
 
     @app.get("/api/games/{game_id}", responses=errors(404, 422))
     async def public(game_id: GameId) -> dict[str, Any]:
         return await run_in_threadpool(service.public_view, game_id)
 
-    @app.post("/api/games/{game_id}/join", status_code=201, responses=errors(404, 409, *BODY_ERRORS))
+    @app.post(
+        "/api/games/{game_id}/join",
+        status_code=201,
+        responses=errors(404, 409, *BODY_ERRORS),
+        openapi_extra=JOINED_LINKS,
+    )
     async def join(game_id: GameId, body: JoinBody) -> TokenBody:
         token = await run_in_threadpool(service.join, game_id, body.seat, body.player)
         return TokenBody(seat=body.seat, token=token)
@@ -269,6 +331,13 @@ def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
         return EventSourceResponse(stream(), ping=15)
 
     return app
+
+
+def _problem(error: dict[str, Any]) -> str:
+    value = error.get("input")
+    if isinstance(value, str) and "\x00" in value:  # say why rather than show the pattern
+        return "text may not contain NUL characters"
+    return str(error.get("msg", ""))
 
 
 def _allowed_methods(app: FastAPI, scope: Scope) -> list[str]:

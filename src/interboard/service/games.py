@@ -124,6 +124,8 @@ class Created:
     game_id: str
     gm_token: str
     seat_tokens: dict[str, str]
+    open_seats: list[str] = field(default_factory=list)
+    """The seats left open, for anyone to join."""
 
 
 class GameService:
@@ -288,7 +290,8 @@ class GameService:
                     )
             s.flush()
             self._maybe_autostart(s, self._game(s, game_id))
-        return Created(game_id, gm_token, seat_tokens)
+        open_seats = [seat for seat in seats if req.seats.get(seat, "open") == "open"]
+        return Created(game_id, gm_token, seat_tokens, open_seats)
 
     @staticmethod
     def _check_name(name: str, where: str) -> None:

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Discriminator,
     Field,
@@ -30,10 +31,10 @@ from .games import MAX_DEADLINE, MISSED_ORDERS, PRESS_RULES
 
 
 class Strict(BaseModel):
-    """A request body: unknown fields refused, and NUL characters anywhere in its text."""
+    """A request body: unknown fields refused, no type coerced (0 is no false), no NUL in its text."""
 
     # Python's regex engine: the player name's pattern needs a lookahead.
-    model_config = ConfigDict(extra="forbid", regex_engine="python-re")
+    model_config = ConfigDict(extra="forbid", strict=True, regex_engine="python-re")
 
     @model_validator(mode="after")
     def _no_nul(self) -> Strict:
@@ -53,6 +54,18 @@ def _has_nul(value: object) -> bool:
     return False
 
 
+def _whole(value: object) -> object:
+    # JSON Schema's integer is any number without a fraction (306.0 too); strict mode wants an int.
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+Whole = BeforeValidator(_whole)
+"""On an int field: 306.0 is 306, as JSON Schema says, while "306" and true stay refused. It goes
+after the field's bounds in ``Annotated``, or pydantic writes them into the schema untranslated."""
+NO_NUL = r"^[^\x00]*$"
+"""Text without NUL, which PostgreSQL cannot store: said in the schema, so clients know."""
+SEED_MAX = 2**53 - 1
+"""The largest seed: every client reads it exactly (JavaScript's numbers are exact to 2**53)."""
 NAME_MAX = 100
 """The longest player name, at creation and at join alike (the database column's size)."""
 PlayerName = Annotated[
@@ -60,11 +73,11 @@ PlayerName = Annotated[
     Field(
         min_length=1,
         max_length=NAME_MAX,
-        pattern=r"^(?!bot:)(?!\s*$)",
+        pattern=r"^(?!bot:)(?!\s*$)[^\x00]*$",
         description="a player's name (not empty, not starting 'bot:')",
     ),
 ]
-Seconds = Annotated[int, Field(ge=1, le=MAX_DEADLINE)]
+Seconds = Annotated[int, Field(ge=1, le=MAX_DEADLINE), Whole]
 DEFAULT_VARIANT = "standard"
 
 
@@ -79,10 +92,10 @@ def _option_type(option: Option) -> Any:
     if isinstance(option.default, int):
         low = option.minimum if option.minimum is not None else -(2**31)
         high = option.maximum if option.maximum is not None else 2**31 - 1
-        return Annotated[int, Field(strict=True, ge=low, le=high)]
+        return Annotated[int, Field(ge=low, le=high), Whole]
     if option.choices:
         return _literal(option.choices)
-    return Annotated[str, Field(max_length=100)]
+    return Annotated[str, Field(max_length=100, pattern=NO_NUL)]
 
 
 def _variant_body(info: VariantInfo) -> type:
@@ -91,7 +104,7 @@ def _variant_body(info: VariantInfo) -> type:
     name = "".join(part.title() for part in info.id.split("_"))
     options = create_model(  # type: ignore[call-overload]
         f"{name}Options",
-        __config__=ConfigDict(extra="forbid"),
+        __config__=ConfigDict(extra="forbid", strict=True),
         **{o.name: (_option_type(o), Field(o.default, description=o.help)) for o in info.options},
     )
     how = _literal(["open", "bot", *bots]) | PlayerName
@@ -104,11 +117,11 @@ def _variant_body(info: VariantInfo) -> type:
             Field(DEFAULT_VARIANT if info.id == DEFAULT_VARIANT else ..., description=info.title),
         ),
         "family": (_literal([fam.name]) | None, Field(None, description="optional: the variant's family")),
-        "title": (str, Field("", max_length=200)),
+        "title": (str, Field("", max_length=200, pattern=NO_NUL)),
         "options": (options, Field(default_factory=options)),
         "seed": (
-            int | None,
-            Field(None, ge=0, lt=2**63, description="seeds the game's dice; omitted: drawn, unseen"),
+            Annotated[int, Field(ge=0, le=SEED_MAX), Whole] | None,
+            Field(None, description="seeds the game's dice; omitted: drawn, unseen"),
         ),
         "press": (_literal(PRESS_RULES), "full"),
         "deadlines": (
