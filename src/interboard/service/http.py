@@ -89,7 +89,8 @@ OPTIONAL_AUTH: dict[str, Any] = {"security": [{}, {"bearer": []}]}
 
 class BodyTooLarge(HTTPException):
     def __init__(self) -> None:
-        super().__init__(413, ERRORS[413])
+        # Connection: close, since the rest of the body is never read.
+        super().__init__(413, ERRORS[413], headers={"Connection": "close"})
 
 
 class LimitBody:
@@ -135,8 +136,7 @@ class LimitBody:
 
 
 async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
-    # Connection: close, since the rest of the body is never read.
-    response = JSONResponse({"error": ERRORS[413]}, status_code=413, headers={"Connection": "close"})
+    response = JSONResponse({"error": ERRORS[413]}, status_code=413, headers=BodyTooLarge().headers)
     await response(scope, receive, send)
 
 
