@@ -113,6 +113,8 @@ def test_every_route_declares_its_error_statuses_with_the_error_body(client: Tes
             for code, response in op["responses"].items():
                 if int(code) >= 400:
                     assert response["content"]["application/json"]["schema"]["$ref"] == ERROR_REF
+    # The map takes a seat's token optionally.
+    assert schema["paths"]["/api/games/{game_id}/map.svg"]["get"]["security"] == [{"bearer": []}, {}]
 
 
 def test_the_variant_is_an_enum_and_each_variant_has_its_own_schema(client: TestClient) -> None:

@@ -83,8 +83,9 @@ Token = Annotated[str, Depends(_required)]
 """A route's required bearer token: none or a malformed one is 401; whether it holds the right
 to the request (403) is the service's to say."""
 OptionalToken = Annotated[str | None, Depends(_optional)]
-OPTIONAL_AUTH: dict[str, Any] = {"security": [{}, {"bearer": []}]}
-"""``openapi_extra`` of a route that anyone may call, with more for a seat's token."""
+OPTIONAL_AUTH: dict[str, Any] = {"security": [{}]}
+"""``openapi_extra`` of a route that anyone may call, with more for a seat's token: FastAPI adds
+this to the route's ``[{"bearer": []}]``, which makes the token optional."""
 
 
 class BodyTooLarge(HTTPException):
