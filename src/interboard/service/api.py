@@ -49,7 +49,7 @@ class JoinBody(Strict):
     player: str = Field(
         "",
         max_length=NAME_MAX,
-        pattern=r"^(?!bot:)(?!\s+$)[^\x00]*$",
+        pattern=r"^(?!bot:)(?![ \t\n\r]+$)[^\x00]*$",
         description="the player's name (omitted or empty: the seat's)",
     )
 
@@ -90,7 +90,7 @@ class MessageBody(Strict):
     to: list[SeatName] | None = Field(
         None, min_length=1, max_length=50, description="the recipients' seats; omitted: everyone"
     )
-    body: str = Field(min_length=1, max_length=MAX_MESSAGE, pattern=r"^[^\x00]*[^\s\x00][^\x00]*$")
+    body: str = Field(min_length=1, max_length=MAX_MESSAGE, pattern=r"^[^\x00]*[^ \t\n\r\x00][^\x00]*$")
 
 
 GameId = Annotated[str, FastAPIPath(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="a game's id")]

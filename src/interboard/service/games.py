@@ -41,6 +41,9 @@ MAX_DEADLINE = 30 * 86400
 """The longest deadline, and the most a game master may extend one by: 30 days, in seconds."""
 MAX_NAME = 100
 """The longest player name (the database column's size): refused beyond, never cut."""
+BLANK = " \t\n\r"
+"""What a blank name or message is made of: JSON's whitespace, as the schema's patterns say it
+(regular expression engines disagree on what ``\\s`` is)."""
 MAX_MESSAGE = 4000
 SEAT_WRITE_ATTEMPTS = 8
 """A seat's small write that raced another write to its game is run again up to this many times."""
@@ -295,7 +298,7 @@ class GameService:
 
     @staticmethod
     def _check_name(name: str, where: str) -> None:
-        if not name.strip() or len(name) > MAX_NAME:
+        if not name.strip(BLANK) or len(name) > MAX_NAME:
             raise Invalid(f"{where}: a player's name has 1 to {MAX_NAME} characters")
 
     def join(self, game_id: str, seat: str, player: str) -> str:
@@ -541,7 +544,7 @@ class GameService:
         return set(get_family(game.family).alive(game.state))
 
     def send_message(self, game_id: str, token: str | None, to: list[str] | None, body: str) -> int:
-        if not body.strip() or len(body) > MAX_MESSAGE:
+        if not body.strip(BLANK) or len(body) > MAX_MESSAGE:
             raise Invalid(f"a message has 1 to {MAX_MESSAGE} characters")
 
         def write(s: Session, game: GameRow) -> int:

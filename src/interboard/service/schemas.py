@@ -73,7 +73,7 @@ PlayerName = Annotated[
     Field(
         min_length=1,
         max_length=NAME_MAX,
-        pattern=r"^(?!bot:)(?!\s*$)[^\x00]*$",
+        pattern=r"^(?!bot:)(?![ \t\n\r]*$)[^\x00]*$",
         description="a player's name (not empty, not starting 'bot:')",
     ),
 ]
