@@ -1,7 +1,8 @@
 """The HTTP API (FastAPI). Every handler is a thin shell over :class:`GameService`.
 
 Authentication: the game master's and each seat's secret token, sent as ``Authorization: Bearer``.
-Errors are JSON ``{"error": message, "details": [...]}`` with a 4xx status; never a traceback.
+Errors are JSON ``{"error": message, "details": [...]}`` with a 4xx status that the route declares;
+never a traceback. What the API promises, and why: ``docs/server.md``.
 """
 
 from __future__ import annotations
