@@ -529,3 +529,26 @@ def test_events_stream_an_update_when_the_phase_is_processed(db_url: str, server
     assert seen[-1]["version"] > start["version"]
     versions = [start["version"]] + [d["version"] for d in seen]
     assert versions == sorted(set(versions))  # each update is news
+
+
+def test_a_chunked_upload_is_refused_at_the_limit_by_a_real_server(sqlite_url: str, servers: Servers) -> None:
+    """No Content-Length: the server counts what arrives, answers 413 past 64 KiB and reads no
+    more, while the client has sent 256 KiB of a body it never finishes."""
+    server = servers.start(sqlite_url)
+    chunk = b" " * 16384
+    with socket.create_connection(("127.0.0.1", server.port), timeout=HTTP_TIMEOUT) as conn:
+        conn.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n"
+        )
+        for _ in range(16):
+            conn.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        answer = b""
+        while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
+            data = conn.recv(65536)
+            if not data:
+                break
+            answer += data
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 413"), answer[:300]
+    assert json.loads(body)["error"].startswith("the request body is larger than")

@@ -1,7 +1,8 @@
 """The HTTP API (FastAPI). Every handler is a thin shell over :class:`GameService`.
 
 Authentication: the game master's and each seat's secret token, sent as ``Authorization: Bearer``.
-Errors are JSON ``{"error": message, "details": [...]}`` with a 4xx status; never a traceback.
+Errors are JSON ``{"error": message, "details": [...]}`` with a 4xx status that the route declares;
+never a traceback. What the API promises, and why: ``docs/server.md``.
 """
 
 from __future__ import annotations
@@ -11,78 +12,47 @@ import contextlib
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from fastapi import Depends, FastAPI, Header, Query, Request
+from fastapi import FastAPI, Query, Request
 from fastapi import Path as FastAPIPath
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, Field
 from sse_starlette.sse import EventSourceResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
-from starlette.responses import Response
+from starlette.routing import Match, Route
+from starlette.types import Scope
 
-from .games import GameService, NewGame, ServiceError
+from ..games import families
+from .games import MAX_DEADLINE, MAX_MESSAGE, MAX_ORDERS, GameService, NewGame, ServiceError
+from .http import BODY_ERRORS, MAX_BODY, LimitBody, SecurityHeaders, Token, errors
+from .schemas import NAME_MAX, NO_NUL, Strict, Whole, create_game_body
 from .store import open_store
 from .web import install as install_web
 
-MAX_BODY = 64 * 1024
+__all__ = ["MAX_BODY", "create_app"]
+
 PHASE_MAX = 64
 """The longest decision point name (as the database stores it)."""
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    @model_validator(mode="after")
-    def _no_nul(self) -> Strict:
-        # PostgreSQL cannot store NUL in text; refuse it everywhere rather than on one database.
-        if _has_nul(self.model_dump()):
-            raise ValueError("text may not contain NUL characters")
-        return self
-
-
-def _has_nul(value: object) -> bool:
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return any(_has_nul(v) for v in value)
-    return False
-
-
-class CreateGameBody(Strict):
-    variant: str = Field("standard", max_length=64, description="a variant id (GET /api/variants)")
-    family: str | None = Field(None, max_length=32, description="optional: checked against the variant's")
-    title: str = Field("", max_length=200)
-    options: dict[str, bool | int | str] = Field(default_factory=dict)
-    seed: int | None = Field(
-        None, ge=0, lt=2**63, description="seeds the game's dice; omitted: drawn by the server, unseen"
-    )
-    press: str = Field("full", max_length=16)
-    deadlines: dict[str, int] = Field(default_factory=dict, description="seconds per phase kind")
-    seats: dict[str, str] = Field(
-        default_factory=dict, description="seat -> open | bot | bot:NAME (bot:heuristic ...) | player name"
-    )
-    autostart: bool = True
-    missed_orders: str = Field("default", max_length=16, description="default | wait (extend once)")
-    on_leave: str = Field(
-        "bot", max_length=40, description="a leaving player's seat becomes: bot | bot:NAME | open"
-    )
 
 
 class CreatedBody(BaseModel):
     game_id: str
     gm_token: str
     seat_tokens: dict[str, str]
+    open_seats: list[str] = Field(description="the seats left open, for anyone to join")
 
 
 class JoinBody(Strict):
     seat: str = Field(max_length=32, pattern=r"^[A-Za-z0-9_-]+$")
-    player: str = Field("", max_length=100)
+    player: str = Field(
+        "",
+        max_length=NAME_MAX,
+        pattern=r"^(?!bot:)(?![ \t\n\r]+$)[^\x00]*$",
+        description="the player's name (omitted or empty: the seat's)",
+    )
 
 
 class TokenBody(BaseModel):
@@ -92,45 +62,90 @@ class TokenBody(BaseModel):
 
 class OrdersBody(Strict):
     phase: str = Field(
-        max_length=PHASE_MAX, description="the phase the orders are for; stale ones are refused"
+        max_length=PHASE_MAX,
+        pattern=NO_NUL,
+        description="the phase the orders are for; stale ones are refused",
     )
-    orders: list[Annotated[str, Field(max_length=200)]] = Field(max_length=200)
+    orders: list[Annotated[str, Field(max_length=200, pattern=NO_NUL)]] = Field(max_length=MAX_ORDERS)
 
 
 class PhaseFlagBody(Strict):
     phase: str = Field(
-        max_length=PHASE_MAX, description="the phase this is for; a stale one is refused (409)"
+        max_length=PHASE_MAX,
+        pattern=NO_NUL,
+        description="the phase this is for; a stale one is refused (409)",
     )
     value: bool
 
 
 class ExtendBody(Strict):
-    seconds: int = Field(ge=1, le=30 * 86400)
+    seconds: Annotated[int, Field(ge=1, le=MAX_DEADLINE), Whole] = Field(
+        description="added to the phase's deadline"
+    )
+
+
+SeatName = Annotated[str, Field(max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
 
 
 class MessageBody(Strict):
-    to: list[Annotated[str, Field(max_length=32)]] | None = Field(None, max_length=50)
-    body: str = Field(max_length=4000)
+    to: list[SeatName] | None = Field(
+        None, min_length=1, max_length=50, description="the recipients' seats; omitted: everyone"
+    )
+    body: str = Field(min_length=1, max_length=MAX_MESSAGE, pattern=r"^[^\x00]*[^ \t\n\r\x00][^\x00]*$")
 
 
-class LimitBody(BaseHTTPMiddleware):
-    """Refuse request bodies larger than MAX_BODY before reading them."""
-
-    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            return JSONResponse({"error": f"request body larger than {MAX_BODY} bytes"}, status_code=413)
-        return await call_next(request)
-
-
-def _token(authorization: Annotated[str | None, Header()] = None) -> str | None:
-    if authorization and authorization.lower().startswith("bearer "):
-        return authorization[7:].strip()
-    return None
-
-
-Token = Annotated[str | None, Depends(_token)]
 GameId = Annotated[str, FastAPIPath(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="a game's id")]
+FamilyName: Any = Literal[tuple(families())]
+CreateGameBody: Any = create_game_body()
+"""One schema per variant (``schemas.py``), built from the registry when the API is imported."""
+
+
+def _links(source: str, token: str, targets: dict[str, tuple[str, str, bool]]) -> dict[str, Any]:
+    """OpenAPI links from a 201 to the operations its game id and token open: a client (or a
+    stateful fuzzer) follows them from a new game to playing it."""
+    links: dict[str, Any] = {}
+    for name, (method, path, authorized) in targets.items():
+        parameters = {"path.game_id": source}
+        if authorized:
+            parameters["header.Authorization"] = f"Bearer {{{token}}}"
+        pointer = path.replace("~", "~0").replace("/", "~1")
+        links[name] = {"operationRef": f"#/paths/{pointer}/{method}", "parameters": parameters}
+    return {"responses": {"201": {"links": links}}}
+
+
+GAME = "/api/games/{game_id}"
+CREATED_LINKS = _links(
+    "$response.body#/game_id",
+    "$response.body#/gm_token",
+    {
+        "view": ("get", GAME, False),
+        "history": ("get", f"{GAME}/history", False),
+        "map": ("get", f"{GAME}/map.svg", False),
+        "start": ("post", f"{GAME}/start", True),
+        "pause": ("post", f"{GAME}/pause", True),
+        "resume": ("post", f"{GAME}/resume", True),
+        "extend": ("post", f"{GAME}/extend", True),
+    },
+)
+CREATED_LINKS["responses"]["201"]["links"]["join"] = {
+    "operationRef": "#/paths/~1api~1games~1{game_id}~1join/post",
+    "parameters": {"path.game_id": "$response.body#/game_id"},
+    "requestBody": {"seat": "$response.body#/open_seats/0"},
+}
+JOINED_LINKS = _links(
+    "$request.path.game_id",
+    "$response.body#/token",
+    {
+        "seat": ("get", f"{GAME}/seat", True),
+        "orders": ("put", f"{GAME}/orders", True),
+        "options": ("get", f"{GAME}/options", True),
+        "ready": ("put", f"{GAME}/ready", True),
+        "draw": ("put", f"{GAME}/draw", True),
+        "read_press": ("get", f"{GAME}/messages", True),
+        "send_press": ("post", f"{GAME}/messages", True),
+        "leave": ("post", f"{GAME}/leave", True),
+    },
+)
 
 
 def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
@@ -152,9 +167,12 @@ def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
         version="0.1.0",
         lifespan=lifespan,
         description="A game master for strategy games played on linked boards.",
+        docs_url=None,  # served by web.py from local files, not a CDN
+        redoc_url=None,
     )
     app.state.service = service
     app.add_middleware(LimitBody)
+    app.add_middleware(SecurityHeaders)  # added last, so outermost: on every answer, even a 413
 
     @app.exception_handler(ServiceError)
     async def refused(_: Request, exc: ServiceError) -> JSONResponse:
@@ -162,25 +180,35 @@ def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
         details = getattr(exc, "details", None)
         if details:
             body["details"] = details
-        return JSONResponse(body, status_code=exc.status)
+        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+        return JSONResponse(body, status_code=exc.status, headers=headers)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            # Starlette names the methods of the first route on the path only; a path served by
+            # several routes (GET and POST /api/games) allows all of theirs.
+            headers["Allow"] = ", ".join(_allowed_methods(app, request.scope))
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def malformed(_: Request, exc: RequestValidationError) -> JSONResponse:
         problems = [
-            {"where": ".".join(str(x) for x in e.get("loc", ())), "error": str(e.get("msg", ""))}
-            for e in exc.errors()
+            {"where": ".".join(str(x) for x in e.get("loc", ())), "error": _problem(e)} for e in exc.errors()
         ]
         return JSONResponse({"error": "malformed request", "details": problems}, status_code=422)
 
-    install_web(app)  # the lobby and game pages, their static files, and the map
+    install_web(app)  # the lobby and game pages, their static files, the map and /docs
 
-    @app.get("/api/variants")
+    seat = errors(401, 403, 404, 422)
+    """A seat's or the game master's request without a body."""
+    seat_body = errors(401, 403, 404, 409, *BODY_ERRORS)
+    """A seat's or the game master's request with a body."""
+
+    @app.get("/api/variants", responses=errors(422))
     async def variants(
-        family: Annotated[str | None, Query(max_length=32, description="only this family's")] = None,
+        family: Annotated[FamilyName | None, Query(description="only this family's")] = None,
     ) -> list[dict[str, Any]]:
         return await run_in_threadpool(service.variants, family)
 
@@ -188,86 +216,104 @@ def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
     async def games() -> list[dict[str, Any]]:
         return await run_in_threadpool(service.list_games)
 
-    @app.post("/api/games", status_code=201)
+    @app.post("/api/games", status_code=201, responses=errors(*BODY_ERRORS), openapi_extra=CREATED_LINKS)
     async def create(body: CreateGameBody) -> CreatedBody:
-        created = await run_in_threadpool(service.create, NewGame(**body.model_dump()))
+        # Only what was sent: the service fills in the defaults, the options' among them.
+        created = await run_in_threadpool(service.create, NewGame(**body.model_dump(exclude_unset=True)))
         return CreatedBody(
-            game_id=created.game_id, gm_token=created.gm_token, seat_tokens=created.seat_tokens
+            game_id=created.game_id,
+            gm_token=created.gm_token,
+            seat_tokens=created.seat_tokens,
+            open_seats=created.open_seats,
         )
 
-    @app.get("/api/games/{game_id}")
+    @app.get("/api/games/{game_id}", responses=errors(404, 422))
     async def public(game_id: GameId) -> dict[str, Any]:
         return await run_in_threadpool(service.public_view, game_id)
 
-    @app.post("/api/games/{game_id}/join", status_code=201)
+    @app.post(
+        "/api/games/{game_id}/join",
+        status_code=201,
+        responses=errors(404, 409, *BODY_ERRORS),
+        openapi_extra=JOINED_LINKS,
+    )
     async def join(game_id: GameId, body: JoinBody) -> TokenBody:
         token = await run_in_threadpool(service.join, game_id, body.seat, body.player)
         return TokenBody(seat=body.seat, token=token)
 
-    @app.get("/api/games/{game_id}/seat")
-    async def seat(game_id: GameId, token: Token) -> dict[str, Any]:
+    @app.get("/api/games/{game_id}/seat", responses=seat)
+    async def seat_view(game_id: GameId, token: Token) -> dict[str, Any]:
         return await run_in_threadpool(service.seat_view, game_id, token)
 
-    @app.put("/api/games/{game_id}/orders")
+    @app.put("/api/games/{game_id}/orders", responses=seat_body)
     async def orders(game_id: GameId, body: OrdersBody, token: Token) -> list[dict[str, Any]]:
+        """422 also when the rules refuse an order: ``details`` then says what is wrong with each."""
         return await run_in_threadpool(service.submit, game_id, token, body.phase, body.orders)
 
-    @app.get("/api/games/{game_id}/options")
+    @app.get("/api/games/{game_id}/options", responses=seat)
     async def options(game_id: GameId, token: Token) -> dict[str, Any]:
         return await run_in_threadpool(service.options, game_id, token)
 
-    @app.put("/api/games/{game_id}/ready")
+    @app.put("/api/games/{game_id}/ready", responses=seat_body)
     async def ready(game_id: GameId, body: PhaseFlagBody, token: Token) -> dict[str, bool]:
         await run_in_threadpool(service.set_ready, game_id, token, body.phase, body.value)
         processed = await run_in_threadpool(service.try_process, game_id)
         return {"ready": body.value, "processed": processed}
 
-    @app.post("/api/games/{game_id}/leave")
+    @app.post("/api/games/{game_id}/leave", responses=errors(401, 403, 404, 409, 422))
     async def leave(game_id: GameId, token: Token) -> dict[str, str]:
         """The seat's player leaves; the seat passes to a bot or opens (the game's ``on_leave``)."""
         return {"seat_now": await run_in_threadpool(service.leave, game_id, token)}
 
-    @app.put("/api/games/{game_id}/draw")
+    @app.put("/api/games/{game_id}/draw", responses=seat_body)
     async def draw(game_id: GameId, body: PhaseFlagBody, token: Token) -> dict[str, bool]:
         await run_in_threadpool(service.vote_draw, game_id, token, body.phase, body.value)
         return {"draw_vote": body.value}
 
-    @app.get("/api/games/{game_id}/history")
+    @app.get("/api/games/{game_id}/history", responses=errors(404, 422))
     async def history(game_id: GameId) -> list[dict[str, Any]]:
         return await run_in_threadpool(service.history, game_id)
 
-    @app.get("/api/games/{game_id}/messages")
+    @app.get("/api/games/{game_id}/messages", responses=seat)
     async def messages(game_id: GameId, token: Token) -> list[dict[str, Any]]:
         return await run_in_threadpool(service.messages, game_id, token)
 
-    @app.post("/api/games/{game_id}/messages", status_code=201)
+    @app.post("/api/games/{game_id}/messages", status_code=201, responses=seat_body)
     async def send(game_id: GameId, body: MessageBody, token: Token) -> dict[str, int]:
+        """403 where the game's press rule forbids the message; 409 once the game is over."""
         return {"id": await run_in_threadpool(service.send_message, game_id, token, body.to, body.body)}
 
-    @app.post("/api/games/{game_id}/start")
+    lifecycle = errors(401, 403, 404, 409, 422)
+
+    @app.post("/api/games/{game_id}/start", responses=lifecycle)
     async def start(game_id: GameId, token: Token) -> dict[str, str]:
         await run_in_threadpool(service.start, game_id, token)
         return {"status": "active"}
 
-    @app.post("/api/games/{game_id}/pause")
+    @app.post("/api/games/{game_id}/pause", responses=lifecycle)
     async def pause(game_id: GameId, token: Token) -> dict[str, str]:
         await run_in_threadpool(service.pause, game_id, token)
         return {"status": "paused"}
 
-    @app.post("/api/games/{game_id}/resume")
+    @app.post("/api/games/{game_id}/resume", responses=lifecycle)
     async def resume(game_id: GameId, token: Token) -> dict[str, str]:
         await run_in_threadpool(service.resume, game_id, token)
         return {"status": "active"}
 
-    @app.post("/api/games/{game_id}/extend")
+    @app.post("/api/games/{game_id}/extend", responses=seat_body)
     async def extend(game_id: GameId, body: ExtendBody, token: Token) -> dict[str, int]:
+        """Push the phase's deadline back; a phase without a deadline is refused (409): it waits for
+        every seat's Ready, and extending must not give it a deadline."""
         await run_in_threadpool(service.extend, game_id, token, body.seconds)
         return {"extended_by": body.seconds}
 
     @app.get(
         "/api/games/{game_id}/events",
         response_class=EventSourceResponse,
-        responses={200: {"content": {"text/event-stream": {}}, "description": "a stream of updates"}},
+        responses={
+            200: {"content": {"text/event-stream": {}}, "description": "a stream of updates"},
+            **errors(404, 422),
+        },
     )
     async def events(game_id: GameId, request: Request) -> EventSourceResponse:
         """Server-sent events: ``update`` with the game's version and phase whenever it changes."""
@@ -286,6 +332,22 @@ def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
         return EventSourceResponse(stream(), ping=15)
 
     return app
+
+
+def _problem(error: dict[str, Any]) -> str:
+    value = error.get("input")
+    if isinstance(value, str) and "\x00" in value:  # say why rather than show the pattern
+        return "text may not contain NUL characters"
+    return str(error.get("msg", ""))
+
+
+def _allowed_methods(app: FastAPI, scope: Scope) -> list[str]:
+    """The methods of every route whose path matches the request's."""
+    methods: set[str] = set()
+    for route in app.router.routes:
+        if isinstance(route, Route) and route.methods and route.matches(scope)[0] != Match.NONE:
+            methods |= route.methods
+    return sorted(methods)
 
 
 async def _scheduler(service: GameService, tick: float) -> None:

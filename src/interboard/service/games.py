@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, or_, select, update
+from sqlalchemy import ColumnElement, Engine, cast, exists, func, or_, select, update
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -36,6 +37,13 @@ MISSED_ORDERS = ("default", "wait")
 units disband, builds are waived, removals by civil disorder); wait: the first time a deadline
 passes with a player's orders missing, the deadline is extended once by the phase's time."""
 MAX_ORDERS = 200
+MAX_DEADLINE = 30 * 86400
+"""The longest deadline, and the most a game master may extend one by: 30 days, in seconds."""
+MAX_NAME = 100
+"""The longest player name (the database column's size): refused beyond, never cut."""
+BLANK = " \t\n\r"
+"""What a blank name or message is made of: JSON's whitespace, as the schema's patterns say it
+(regular expression engines disagree on what ``\\s`` is)."""
 MAX_MESSAGE = 4000
 SEAT_WRITE_ATTEMPTS = 8
 """A seat's small write that raced another write to its game is run again up to this many times."""
@@ -57,7 +65,15 @@ class NotFound(ServiceError):
     status = 404
 
 
+class Unauthorized(ServiceError):
+    """No token, or no well-formed one: the API answers 401 with ``WWW-Authenticate: Bearer``."""
+
+    status = 401
+
+
 class Forbidden(ServiceError):
+    """A token that holds no right to this (another game's, a seat's where the GM's is needed)."""
+
     status = 403
 
 
@@ -111,6 +127,8 @@ class Created:
     game_id: str
     gm_token: str
     seat_tokens: dict[str, str]
+    open_seats: list[str] = field(default_factory=list)
+    """The seats left open, for anyone to join."""
 
 
 class GameService:
@@ -164,7 +182,7 @@ class GameService:
 
     def _seat_by_token(self, session: Session, game_id: str, token: str | None) -> SeatRow:
         if not token:
-            raise Forbidden("this needs a seat's token (Authorization: Bearer <token>)")
+            raise Unauthorized("this needs a seat's token (Authorization: Bearer <token>)")
         row = session.scalars(
             select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.token_hash == hash_token(token))
         ).first()
@@ -173,7 +191,9 @@ class GameService:
         return row
 
     def _require_gm(self, game: GameRow, token: str | None) -> None:
-        if not token or not token_matches(token, game.gm_token_hash):
+        if not token:
+            raise Unauthorized("this needs the game master's token (Authorization: Bearer <token>)")
+        if not token_matches(token, game.gm_token_hash):
             raise Forbidden("only the game master may do this")
 
     # ------------------------------------------------------------------ lifecycle
@@ -203,7 +223,7 @@ class GameService:
             raise Invalid(f"missed_orders must be one of {', '.join(MISSED_ORDERS)}")
         kinds = ", ".join(family.phase_kinds)
         for kind, seconds in req.deadlines.items():
-            if kind not in family.phase_kinds or not 1 <= seconds <= 30 * 86400:
+            if kind not in family.phase_kinds or not 1 <= seconds <= MAX_DEADLINE:
                 raise Invalid(f"deadline {kind!r}: a phase kind of {info.id} ({kinds}) and 1 s to 30 days")
         if req.seed is not None and not 0 <= req.seed < 2**63:
             raise Invalid("seed: a whole number from 0 to 2**63 - 1")
@@ -220,6 +240,8 @@ class GameService:
         for seat, how in req.seats.items():
             if how.startswith("bot:"):
                 self._bot_name(family.name, how, f"seat {seat}")
+            elif how not in ("open", "bot"):
+                self._check_name(how, f"seat {seat}")
         on_leave = self._on_leave(family.name, req.on_leave)
         game_id = secrets.token_hex(8)
         gm_token = new_token()
@@ -265,15 +287,23 @@ class GameService:
                             game_id=game_id,
                             seat=seat,
                             kind="player",
-                            player=how[:100],
+                            player=how,
                             token_hash=hash_token(token),
                         )
                     )
             s.flush()
             self._maybe_autostart(s, self._game(s, game_id))
-        return Created(game_id, gm_token, seat_tokens)
+        open_seats = [seat for seat in seats if req.seats.get(seat, "open") == "open"]
+        return Created(game_id, gm_token, seat_tokens, open_seats)
+
+    @staticmethod
+    def _check_name(name: str, where: str) -> None:
+        if not name.strip(BLANK) or len(name) > MAX_NAME:
+            raise Invalid(f"{where}: a player's name has 1 to {MAX_NAME} characters")
 
     def join(self, game_id: str, seat: str, player: str) -> str:
+        if player:
+            self._check_name(player, "player")
         with self._tx() as s:
             game = self._game(s, game_id, lock=True)
             if game.status == "finished":
@@ -284,7 +314,7 @@ class GameService:
             if row.kind != "open":
                 raise Conflict(f"seat {seat} is taken")
             token = new_token()
-            row.kind, row.player, row.token_hash = "player", (player or seat)[:100], hash_token(token)
+            row.kind, row.player, row.token_hash = "player", player or seat, hash_token(token)
             game.version += 1
             s.flush()
             self._maybe_autostart(s, game)
@@ -416,15 +446,18 @@ class GameService:
             game.version += 1
 
     def extend(self, game_id: str, gm_token: str | None, seconds: int) -> None:
-        if not 1 <= seconds <= 30 * 86400:
+        if not 1 <= seconds <= MAX_DEADLINE:
             raise Invalid("extend by 1 s to 30 days")
         with self._tx() as s:
             game = self._game(s, game_id, lock=True)
             self._require_gm(game, gm_token)
             if game.status != "active":
                 raise Conflict(f"the game is {game.status}, not active")
-            base = game.deadline or self.clock()
-            game.deadline = base + timedelta(seconds=seconds)
+            if game.deadline is None:
+                # A deadline made here would process the phase when it passed, although no one
+                # pressed Ready in a phase the game's settings say waits for everyone.
+                raise Conflict("this phase has no deadline to extend: it waits until every seat is ready")
+            game.deadline = game.deadline + timedelta(seconds=seconds)
             game.version += 1
 
     # ------------------------------------------------------------------ seats' actions
@@ -511,11 +544,13 @@ class GameService:
         return set(get_family(game.family).alive(game.state))
 
     def send_message(self, game_id: str, token: str | None, to: list[str] | None, body: str) -> int:
-        if not body.strip() or len(body) > MAX_MESSAGE:
+        if not body.strip(BLANK) or len(body) > MAX_MESSAGE:
             raise Invalid(f"a message has 1 to {MAX_MESSAGE} characters")
 
         def write(s: Session, game: GameRow) -> int:
             seat = self._seat_by_token(s, game_id, token)
+            if game.status == "finished":
+                raise Conflict("the game is over: no more press")
             press = game.settings.get("press", "full")
             if press == "none":
                 raise Forbidden("this game has no press")
@@ -523,9 +558,11 @@ class GameService:
                 if press == "broadcast":
                     raise Forbidden("this game allows only messages to everyone")
                 seats = set(get_family(game.family).seats(game.state))
+                if not to:
+                    raise Invalid("name at least one recipient")
                 bad = [x for x in to if x not in seats]
-                if bad or not to:
-                    raise Invalid(f"unknown recipients {bad}" if bad else "name at least one recipient")
+                if bad:  # as for an unknown seat at join: the game has no such seat
+                    raise NotFound(f"no seats {bad} in this game")
             row = MessageRow(
                 game_id=game_id,
                 phase=game.phase,
@@ -648,7 +685,11 @@ class GameService:
             return self._messages(s, game_id, seat.seat)
 
     def _messages(self, s: Session, game_id: str, seat: str) -> list[dict[str, Any]]:
-        rows = s.scalars(select(MessageRow).where(MessageRow.game_id == game_id).order_by(MessageRow.id))
+        """The messages the seat may read, chosen by the database (a game's press can be long)."""
+        visible = or_(MessageRow.recipients.is_(None), MessageRow.sender == seat, self._addressed_to(seat))
+        rows = s.scalars(
+            select(MessageRow).where(MessageRow.game_id == game_id, visible).order_by(MessageRow.id)
+        )
         return [
             {
                 "id": m.id,
@@ -659,8 +700,14 @@ class GameService:
                 "sent_at": m.sent_at.isoformat(),
             }
             for m in rows
-            if m.recipients is None or seat in m.recipients or m.sender == seat
         ]
+
+    def _addressed_to(self, seat: str) -> ColumnElement[bool]:
+        """Whether a message's recipients (a JSON list) name ``seat``, in the database's own terms."""
+        if self.engine.dialect.name == "postgresql":
+            return cast(MessageRow.recipients, JSONB).contains([seat])
+        each = func.json_each(MessageRow.recipients).table_valued("value").alias("recipient")
+        return exists(select(each.c.value).where(each.c.value == seat))
 
     def history(self, game_id: str) -> list[dict[str, Any]]:
         with self._tx() as s:

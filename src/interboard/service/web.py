@@ -13,7 +13,7 @@ from importlib.resources import files
 from string import Template
 from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, Header, Query, Request
+from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi import Path as FastAPIPath
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
@@ -23,6 +23,7 @@ from starlette.responses import Response
 from ..games import family as get_family
 from ..games.protocol import FamilyError
 from .games import GameService, Invalid
+from .http import OPTIONAL_AUTH, OptionalToken, errors
 
 PACKAGE = files("interboard.service")
 GameId = Annotated[str, FastAPIPath(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="a game's id")]
@@ -30,10 +31,15 @@ GameId = Annotated[str, FastAPIPath(pattern=r"^[A-Za-z0-9_-]{1,64}$", descriptio
 router = APIRouter()
 
 
+SWAGGER_UI = files("fastapi_offline") / "static"
+"""Swagger UI's files, from a package that ships them: /docs works offline."""
+
+
 def install(app: FastAPI) -> None:
-    """Add the pages, their static files and the map endpoint to the API's app."""
+    """Add the pages, their static files, the map endpoint and /docs to the API's app."""
     app.include_router(router)
     app.mount("/static", StaticFiles(directory=str(PACKAGE / "static")), name="static")
+    app.mount("/docs/assets", StaticFiles(directory=str(SWAGGER_UI)), name="docs-assets")
 
 
 def _page(name: str, **values: str) -> str:
@@ -46,6 +52,13 @@ async def lobby() -> str:
     return _page("lobby")
 
 
+@router.get("/docs", response_class=HTMLResponse, include_in_schema=False)
+async def docs() -> str:
+    """The API's documentation (Swagger UI), started by a script file rather than an inline one,
+    so that the page's Content-Security-Policy can refuse inline scripts."""
+    return _page("docs")
+
+
 @router.get("/games/{game_id}", response_class=HTMLResponse, include_in_schema=False)
 async def game_page(request: Request, game_id: GameId) -> str:
     service: GameService = request.app.state.service
@@ -56,22 +69,23 @@ async def game_page(request: Request, game_id: GameId) -> str:
 @router.get(
     "/api/games/{game_id}/map.svg",
     response_class=Response,
-    responses={200: {"content": {"image/svg+xml": {}}, "description": "the map as SVG"}},
+    responses={
+        200: {"content": {"image/svg+xml": {}}, "description": "the map as SVG"},
+        **errors(401, 403, 404, 422),
+    },
+    openapi_extra=OPTIONAL_AUTH,
 )
 async def game_map(
     request: Request,
     game_id: GameId,
+    token: OptionalToken,
     phase: Annotated[
         int | None, Query(ge=0, lt=2**31, description="a phase of the history (0 = the first)")
     ] = None,
-    authorization: Annotated[str | None, Header()] = None,
 ) -> Response:
     """The map of the current position, with the asking seat's own orders when its token is sent;
     or, with ``phase``, the position phase K was played from, with every order and its result."""
     service: GameService = request.app.state.service
-    token = (
-        authorization[7:].strip() if authorization and authorization.lower().startswith("bearer ") else None
-    )
     svg = await run_in_threadpool(_map_svg, service, game_id, phase, token)
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 

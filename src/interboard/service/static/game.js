@@ -568,7 +568,7 @@ function renderGm() {
   $("gm-start").hidden = status !== "forming";
   $("gm-pause").hidden = status !== "active";
   $("gm-resume").hidden = status !== "paused";
-  $("gm-extend").hidden = status !== "active";
+  $("gm-extend").hidden = status !== "active" || !state.view.deadline; // no deadline: nothing to extend (409)
 }
 
 async function gm(action, body) {

@@ -1,0 +1,189 @@
+"""What every route shares: the one error body and the statuses it comes with, the bearer token,
+the body limit and the pages' security headers."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, Field
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .games import Unauthorized
+
+MAX_BODY = 64 * 1024
+"""The largest request body, in bytes, counted as it arrives (a chunked upload has no length)."""
+
+
+class ErrorBody(BaseModel):
+    """Every refusal, whatever refused it (the service, the schema, the framework)."""
+
+    error: str = Field(description="what was wrong, for a person to read")
+    details: list[dict[str, Any]] | None = Field(
+        None, description="a malformed request: where and what; refused orders: each order's verdict"
+    )
+
+
+ERRORS = {
+    400: "the body is not JSON text in UTF-8",
+    401: "no token, or not a bearer token (answered with WWW-Authenticate: Bearer)",
+    403: "the token holds no right to this (another game's token, a seat's where the GM's is needed)",
+    404: "no such game (or seat, or played phase)",
+    409: "not in the game's present state (finished, paused, a phase already processed, ...)",
+    413: f"the request body is larger than {MAX_BODY} bytes",
+    422: "a malformed request, or one the game's rules refuse; details say where",
+}
+BODY_ERRORS = (400, 413, 422)
+"""What any request with a JSON body may be answered with."""
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` for these error statuses, all with the one error body."""
+    return {status: {"model": ErrorBody, "description": ERRORS[status]} for status in sorted(statuses)}
+
+
+# A token as RFC 6750 writes it (b64token); ours are URL-safe base64, 43 characters.
+TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]{1,200}=*")
+_bearer = HTTPBearer(
+    auto_error=False, scheme_name="bearer", description="the game master's or a seat's token"
+)
+
+
+def _well_formed(credentials: HTTPAuthorizationCredentials | None, request: Request) -> str | None:
+    if credentials is None:
+        if "authorization" in request.headers:
+            raise Unauthorized("Authorization must be 'Bearer <token>'")
+        return None
+    if not TOKEN.fullmatch(credentials.credentials):
+        raise Unauthorized("that is not a token (Authorization: Bearer <token>)")
+    return credentials.credentials
+
+
+def _required(
+    request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+) -> str:
+    token = _well_formed(credentials, request)
+    if token is None:
+        raise Unauthorized("this needs a token (Authorization: Bearer <token>)")
+    return token
+
+
+def _optional(
+    request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+) -> str | None:
+    return _well_formed(credentials, request)
+
+
+Token = Annotated[str, Depends(_required)]
+"""A route's required bearer token: none or a malformed one is 401; whether it holds the right
+to the request (403) is the service's to say."""
+OptionalToken = Annotated[str | None, Depends(_optional)]
+OPTIONAL_AUTH: dict[str, Any] = {"security": [{}]}
+"""``openapi_extra`` of a route that anyone may call, with more for a seat's token: FastAPI adds
+this to the route's ``[{"bearer": []}]``, which makes the token optional."""
+
+
+class BodyTooLarge(HTTPException):
+    def __init__(self) -> None:
+        # Connection: close, since the rest of the body is never read.
+        super().__init__(413, ERRORS[413], headers={"Connection": "close"})
+
+
+class LimitBody:
+    """Refuse a request body over ``limit`` bytes: at once by its Content-Length, else (a chunked
+    upload) on the chunk that goes over, without reading the rest."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = Headers(scope=scope).get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await _too_large(scope, receive, send)
+            return
+        received = 0
+        started = False
+
+        async def counted() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    # FastAPI passes an HTTPException raised while reading on to the error handler.
+                    raise BodyTooLarge()
+            return message
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counted, watched)
+        except BodyTooLarge:
+            if started:  # the app answered already; nothing more can be said
+                raise
+            await _too_large(scope, receive, send)
+
+
+async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
+    response = JSONResponse({"error": ERRORS[413]}, status_code=413, headers=BodyTooLarge().headers)
+    await response(scope, receive, send)
+
+
+PAGE_CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; "
+    # The maps are SVG put into the page, whose shapes carry style attributes: those, not <style>.
+    "style-src-attr 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+DOCS_CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+"""/docs: Swagger UI styles its elements inline."""
+SECURITY_HEADERS = {
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+class SecurityHeaders:
+    """Every response gets nosniff, DENY framing and no referrer; HTML pages also a CSP that lets
+    them run only their own scripts and styles."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        docs = scope["path"].startswith("/docs")
+
+        async def add_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {k.lower() for k, _ in headers}
+                for name, value in SECURITY_HEADERS.items():
+                    if name.lower().encode() not in present:
+                        headers.append((name.lower().encode(), value.encode()))
+                content_type = Headers(raw=headers).get("content-type", "")
+                if content_type.startswith("text/html"):
+                    csp = DOCS_CSP if docs else PAGE_CSP
+                    headers.append((b"content-security-policy", csp.encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, add_headers)

@@ -1,0 +1,171 @@
+"""The request body of ``POST /api/games``, made from the registry: one schema per variant.
+
+A request the schema accepts should be one the server can accept, so everything a variant decides
+is in its own schema: its id (an enum of the registry's ids), its options (typed and bounded as the
+variant declares them), its seats, the phase kinds its deadlines are for, and its family's bots.
+The variants are told apart by ``variant`` (omitted: ``standard``).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Discriminator,
+    Field,
+    StrictBool,
+    Tag,
+    create_model,
+    model_validator,
+)
+
+from ..bots.seats import bot_names
+from ..games import family as get_family
+from ..games import variants
+from ..games.protocol import Option, VariantInfo
+from .games import MAX_DEADLINE, MISSED_ORDERS, PRESS_RULES
+
+
+class Strict(BaseModel):
+    """A request body: unknown fields refused, no type coerced (0 is no false), no NUL in its text."""
+
+    # Python's regex engine: the player name's pattern needs a lookahead.
+    model_config = ConfigDict(extra="forbid", strict=True, regex_engine="python-re")
+
+    @model_validator(mode="after")
+    def _no_nul(self) -> Strict:
+        # PostgreSQL cannot store NUL in text; refuse it everywhere rather than on one database.
+        if _has_nul(self.model_dump()):
+            raise ValueError("text may not contain NUL characters")
+        return self
+
+
+def _has_nul(value: object) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return any(_has_nul(v) for v in value)
+    return False
+
+
+def _whole(value: object) -> object:
+    # JSON Schema's integer is any number without a fraction (306.0 too); strict mode wants an int.
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+Whole = BeforeValidator(_whole)
+"""On an int field: 306.0 is 306, as JSON Schema says, while "306" and true stay refused. It goes
+after the field's bounds in ``Annotated``, or pydantic writes them into the schema untranslated."""
+NO_NUL = r"^[^\x00]*$"
+"""Text without NUL, which PostgreSQL cannot store: said in the schema, so clients know."""
+SEED_MAX = 2**53 - 1
+"""The largest seed: every client reads it exactly (JavaScript's numbers are exact to 2**53)."""
+NAME_MAX = 100
+"""The longest player name, at creation and at join alike (the database column's size)."""
+PlayerName = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=NAME_MAX,
+        pattern=r"^(?!bot:)(?![ \t\n\r]*$)[^\x00]*$",
+        description="a player's name (not empty, not starting 'bot:')",
+    ),
+]
+Seconds = Annotated[int, Field(ge=1, le=MAX_DEADLINE), Whole]
+DEFAULT_VARIANT = "standard"
+
+
+def _literal(values: tuple[str, ...] | list[str]) -> Any:
+    return Literal[tuple(values)]
+
+
+def _option_type(option: Option) -> Any:
+    """The option's JSON type with its bounds; strict, as :meth:`Option.check` is (1 is no bool)."""
+    if isinstance(option.default, bool):
+        return StrictBool
+    if isinstance(option.default, int):
+        low = option.minimum if option.minimum is not None else -(2**31)
+        high = option.maximum if option.maximum is not None else 2**31 - 1
+        return Annotated[int, Field(ge=low, le=high), Whole]
+    if option.choices:
+        return _literal(option.choices)
+    return Annotated[str, Field(max_length=100, pattern=NO_NUL)]
+
+
+def _variant_body(info: VariantInfo) -> type:
+    fam = get_family(info.family)
+    bots = [f"bot:{b}" for b in bot_names(fam.name)]
+    name = "".join(part.title() for part in info.id.split("_"))
+    options = create_model(  # type: ignore[call-overload]
+        f"{name}Options",
+        __config__=ConfigDict(extra="forbid", strict=True),
+        **{o.name: (_option_type(o), Field(o.default, description=o.help)) for o in info.options},
+    )
+    how = _literal(["open", "bot", *bots]) | PlayerName
+    seat_name = _literal(info.seats)
+    kind = _literal(fam.phase_kinds)
+    variant_type = _literal([info.id])
+    fields: dict[str, Any] = {
+        "variant": (
+            variant_type,
+            Field(DEFAULT_VARIANT if info.id == DEFAULT_VARIANT else ..., description=info.title),
+        ),
+        "family": (_literal([fam.name]) | None, Field(None, description="optional: the variant's family")),
+        "title": (str, Field("", max_length=200, pattern=NO_NUL)),
+        "options": (options, Field(default_factory=options)),
+        "seed": (
+            Annotated[int, Field(ge=0, le=SEED_MAX), Whole] | None,
+            Field(None, description="seeds the game's dice; omitted: drawn, unseen"),
+        ),
+        "press": (_literal(PRESS_RULES), "full"),
+        "deadlines": (
+            dict[kind, Seconds],  # type: ignore[valid-type]
+            Field(default_factory=dict, description="seconds per phase kind; a kind without one waits"),
+        ),
+        "seats": (
+            dict[seat_name, how],  # type: ignore[valid-type]
+            Field(default_factory=dict, description="seat -> open | bot | bot:NAME | a player's name"),
+        ),
+        "autostart": (bool, True),
+        "missed_orders": (_literal(MISSED_ORDERS), Field("default", description="default | wait")),
+        "on_leave": (
+            _literal(["bot", "open", *bots]),
+            Field("bot", description="a leaving player's seat becomes: bot | bot:NAME | open"),
+        ),
+    }
+    model: type = create_model(
+        f"Create{name}",
+        __base__=Strict,
+        **fields,
+    )
+    return model
+
+
+def _tag(value: Any) -> str | None:
+    if isinstance(value, dict):
+        tag = value.get("variant", DEFAULT_VARIANT)
+        return tag if isinstance(tag, str) else None
+    return getattr(value, "variant", None)
+
+
+@cache
+def create_game_body() -> Any:
+    """The body of ``POST /api/games``: a union of one model per registered variant."""
+    infos = variants()
+    members = tuple(Annotated[_variant_body(info), Tag(info.id)] for info in infos)
+    by_family: dict[str, list[str]] = {}
+    for info in infos:
+        by_family.setdefault(info.family, []).append(info.id)
+    listed = "; ".join(f"{name}: {', '.join(ids)}" for name, ids in by_family.items())
+    unknown = Discriminator(
+        _tag,
+        custom_error_type="unknown_variant",
+        custom_error_message=f"unknown variant (variants: {listed})",
+    )
+    return Annotated[Union[members], unknown]  # noqa: UP007 - a union built from a tuple
