@@ -41,6 +41,7 @@ from .moves import (
     air_distance,
     can_carry,
     hostile_land,
+    is_neutral,
     may_unload_from,
     neighbours,
     reachable,
@@ -136,14 +137,17 @@ class _Plan:
         return open_lands or lands
 
     def distances(self, targets: set[str]) -> dict[str, int]:
-        """Land steps from every land territory to the nearest of ``targets``."""
+        """Land steps from every land territory to the nearest of ``targets``, by ways an army can
+        march: not through neutral territories or the enemy's other territories (a fortress left
+        out of the targets is a wall, not a road)."""
         w = self.world
+        walls = self.enemy_lands() - targets
         dist = {t: 0 for t in targets}
         queue = deque(targets)
         while queue:
             here = queue.popleft()
             for nxt in neighbours(w, here):
-                if nxt not in dist and not w.is_sea(nxt):
+                if nxt not in dist and not w.is_sea(nxt) and nxt not in walls and not is_neutral(w, nxt):
                     dist[nxt] = dist[here] + 1
                     queue.append(nxt)
         return dist
@@ -471,14 +475,19 @@ class _Plan:
         ]
 
     def sea_distances(self, goals: set[str]) -> dict[str, int]:
-        """Sea steps from every sea zone to the nearest of the sea zones ``goals``."""
+        """Sea steps from every sea zone to the nearest of the sea zones ``goals``, through zones
+        without enemy units (a transport may not end its move among them)."""
         w = self.world
-        dist = {g: 0 for g in goals}
-        queue = deque(goals)
+
+        def open_sea(zone: str) -> bool:
+            return w.is_sea(zone) and not any(w.enemies(u.owner, self.power) for u in w.at(zone))
+
+        dist = {g: 0 for g in goals if open_sea(g)}
+        queue = deque(dist)
         while queue:
             here = queue.popleft()
             for nxt in neighbours(w, here):
-                if nxt not in dist and w.is_sea(nxt):
+                if nxt not in dist and open_sea(nxt):
                     dist[nxt] = dist[here] + 1
                     queue.append(nxt)
         return dist
