@@ -91,6 +91,7 @@ def _submission(state: dict[str, Any], seat: str, turtle: bool) -> list[str]:
         plan.purchase(turtle)
     elif world.phase is Phase.COMBAT_MOVE and not turtle:
         plan.attacks()
+        plan.sail_to_assault()
         plan.landings()
         plan.raids()
     elif world.phase is Phase.NONCOMBAT_MOVE:
@@ -274,35 +275,62 @@ class _Plan:
             if u.owner == self.power and u.aboard is not None and w.unit_type(u).is_land and not u.moved
         ]
 
+    def best_beach(self, zone: str, cargo: list[Unit]) -> tuple[float, str] | None:
+        """The enemy coast beside ``zone`` that ``cargo`` would storm with the odds an attack needs,
+        the most worth taking (IPCs and enemy units' cost less the expected losses), and its worth."""
+        w = self.world
+        if not may_unload_from(w, zone, self.power):
+            return None
+        enemy = self.enemy_lands()
+        best: tuple[float, str] | None = None
+        for beach in neighbours(w, zone):
+            if beach not in enemy:
+                continue
+            defenders = [u for u in w.at(beach) if w.enemies(u.owner, self.power)]
+            odds = self._odds(cargo, defenders, beach, kind="amphibious")
+            if odds is None or odds.attacker_wins < ATTACK_AT:
+                continue
+            worth = w.data.territories[beach].ipc + odds.defender_loss - odds.attacker_loss
+            if best is None or worth > best[0]:
+                best = (worth, beach)
+        return best
+
+    def sail_to_assault(self) -> None:
+        """Loaded transports with no coast to storm where they are sail, in the combat move, to an
+        empty sea zone beside one (they land from it in :meth:`landings`)."""
+        w = self.world
+        zones = sorted({u.at for u in w.units.values() if u.owner == self.power and u.aboard is not None})
+        for zone in zones:
+            if not w.is_sea(zone):
+                continue
+            ships = [t for t in transports_at(self.world, zone, self.power) if not t.moved]
+            cargo = self.aboard(zone)
+            if not ships or not cargo or self.best_beach(zone, cargo) is not None:
+                continue
+            options = reachable(self.world, ships[0], combat=True)
+            best: tuple[float, str] | None = None
+            for there in sorted(options):
+                if not w.is_sea(there) or any(w.enemies(u.owner, self.power) for u in w.at(there)):
+                    continue
+                found = self.best_beach(there, cargo)
+                if found is not None and (best is None or found[0] > best[0]):
+                    best = (found[0], there)
+            if best is not None:
+                kinds = tuple(sorted(Counter(t.type for t in ships).items()))
+                self.play(Move(kinds, zone, best[1]))
+
     def landings(self) -> None:
         """Units carried to a sea zone beside an enemy territory storm it when the calculator gives
         the landing the odds an attack needs (never through enemy warships: no sea battle first)."""
         w = self.world
         zones = sorted({u.at for u in w.units.values() if u.owner == self.power and u.aboard is not None})
         for zone in zones:
-            if not w.is_sea(zone) or not may_unload_from(self.world, zone, self.power):
-                continue
-            cargo = self.aboard(zone)
-            if not cargo:
-                continue
-            beaches = [
-                s
-                for s in neighbours(self.world, zone)
-                if s in self.enemy_lands() and not self.world.is_sea(s)
-            ]
-            best = None
-            for beach in beaches:
-                defenders = [u for u in self.world.at(beach) if self.world.enemies(u.owner, self.power)]
-                odds = self._odds(cargo, defenders, beach, kind="amphibious")
-                if odds is None or odds.attacker_wins < ATTACK_AT:
-                    continue
-                value = self.world.data.territories[beach].ipc + odds.defender_loss - odds.attacker_loss
-                if best is None or value > best[0]:
-                    best = (value, beach)
-            if best is None:
+            cargo = self.aboard(zone) if w.is_sea(zone) else []
+            found = self.best_beach(zone, cargo) if cargo else None
+            if found is None:
                 continue
             for u in sorted(cargo, key=lambda u: u.id):
-                self.play(Move(((u.type, 1),), zone, best[1]))
+                self.play(Move(((u.type, 1),), zone, found[1]))
 
     # ------------------------------------------------------------------ strategic bombing
     def factories_to_bomb(self) -> list[str]:
