@@ -174,6 +174,7 @@ def serve(
         import uvicorn
 
         from ..service.api import create_app
+        from ..service.observe import log_config
         from ..service.store import default_url
     except ImportError as exc:
         raise fail(
@@ -181,7 +182,9 @@ def serve(
         ) from exc
     url = db or default_url()
     typer.echo(f"interboard serving on http://{host}:{port} with {url.split('://', 1)[0]} database")
-    uvicorn.run(create_app(url, tick=tick), host=host, port=port, log_level="info")
+    # JSON lines on standard error, each with its request's id; the request lines are the app's
+    # own (route template, duration), so uvicorn's access log is off.
+    uvicorn.run(create_app(url, tick=tick), host=host, port=port, log_config=log_config(), access_log=False)
 
 
 app.command("render")(render_svg)

@@ -18,7 +18,8 @@ from fastapi import FastAPI, Query, Request
 from fastapi import Path as FastAPIPath
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel, Field
 from sse_starlette.sse import EventSourceResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -28,6 +29,7 @@ from starlette.types import Scope
 from ..games import families
 from .games import MAX_DEADLINE, MAX_MESSAGE, MAX_ORDERS, GameService, NewGame, ServiceError
 from .http import BODY_ERRORS, MAX_BODY, LimitBody, SecurityHeaders, Token, errors
+from .observe import Metrics, Observe, install_log_context
 from .schemas import NAME_MAX, NO_NUL, Strict, Whole, create_game_body
 from .store import open_store
 from .web import install as install_web
@@ -151,7 +153,9 @@ JOINED_LINKS = _links(
 def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
     """The API over the database at ``db_url``; every ``tick`` seconds due phases are processed
     (``None``: no scheduler, for tests that drive processing themselves)."""
-    service = GameService(open_store(db_url))
+    install_log_context()
+    metrics = Metrics()
+    service = GameService(open_store(db_url), on_processed=metrics.processed)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -172,7 +176,8 @@ def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
     )
     app.state.service = service
     app.add_middleware(LimitBody)
-    app.add_middleware(SecurityHeaders)  # added last, so outermost: on every answer, even a 413
+    app.add_middleware(SecurityHeaders)  # on every answer, even a 413
+    app.add_middleware(Observe, metrics=metrics)  # added last, so outermost: every answer counted
 
     @app.exception_handler(ServiceError)
     async def refused(_: Request, exc: ServiceError) -> JSONResponse:
@@ -205,6 +210,22 @@ def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
     """A seat's or the game master's request without a body."""
     seat_body = errors(401, 403, 404, 409, *BODY_ERRORS)
     """A seat's or the game master's request with a body."""
+
+    @app.get("/healthz", tags=["operations"])
+    async def healthz() -> dict[str, str]:
+        """The process is alive and answering (whatever its database's state)."""
+        return {"status": "ok"}
+
+    @app.get("/readyz", tags=["operations"], responses=errors(503))
+    async def readyz() -> dict[str, str]:
+        """The database answers a trivial query: the server can take requests (503 if not)."""
+        await run_in_threadpool(service.ping)
+        return {"status": "ready"}
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics_text() -> Response:
+        """The metrics in Prometheus's text format (for a scraper, not the API's clients)."""
+        return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
     @app.get("/api/variants", responses=errors(422))
     async def variants(
