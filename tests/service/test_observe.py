@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine
 
-from interboard.service.api import create_app
+from interboard.service.api import RateLimits, create_app
 from interboard.service.games import utcnow
 from interboard.service.observe import JsonFormatter
 
@@ -23,7 +23,7 @@ POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"
 
 @pytest.fixture
 def client(sqlite_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(sqlite_url, tick=None)) as c:
+    with TestClient(create_app(sqlite_url, tick=None, limits=RateLimits.off())) as c:
         yield c
 
 
@@ -116,6 +116,17 @@ def test_metrics_count_requests_by_route_template(client: TestClient) -> None:
     template = {"route": "/api/games/{game_id}"}
     assert metric(client, "interboard_http_requests_total", **template, method="GET", status="404") == 3
     assert metric(client, "interboard_http_request_duration_seconds_count", **template) == 3
+    client.get("/api/games/aaaa/map.svg")  # a route of the web pages' router
+    assert (
+        metric(
+            client,
+            "interboard_http_requests_total",
+            route="/api/games/{game_id}/map.svg",
+            method="GET",
+            status="404",
+        )
+        == 1
+    )
     client.get("/no/such/page")
     assert (
         metric(client, "interboard_http_requests_total", route="unmatched", method="GET", status="404") == 1

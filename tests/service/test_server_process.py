@@ -87,6 +87,7 @@ class Server:
                 [
                     sys.executable, "-m", "interboard.cli.main", "serve",
                     "--db", self.db_url, "--port", str(port), "--tick", str(self.tick),
+                    "--no-rate-limits",  # the tests' clients, all on 127.0.0.1, are not throttled
                 ],
                 stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=env,
             )  # fmt: skip
