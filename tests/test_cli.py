@@ -229,3 +229,9 @@ def test_bench_and_export(tmp_path: Path) -> None:
     again.write_text(out.output, encoding="utf-8")
     out = runner.invoke(app, ["replay", str(again)])
     assert out.exit_code == 0 and "1 steps replayed, 0 with differences" in out.output
+
+
+def test_serve_refuses_a_malformed_rate_limit_before_starting() -> None:
+    result = runner.invoke(app, ["serve", "--db", "sqlite://", "--rate-limit", "fast"])
+    assert result.exit_code != 0
+    assert "RATE or RATE:BURST" in result.output

@@ -18,7 +18,7 @@ from interboard.bots.random_player import random_submission
 from interboard.conformance import MALFORMED, ConformanceError, check_variant
 from interboard.games import family, variants
 from interboard.games.protocol import Choices, Pending
-from interboard.service.api import create_app
+from interboard.service.api import RateLimits, create_app
 
 VARIANTS = [v.id for v in variants()]
 
@@ -65,7 +65,9 @@ def test_protocol_values() -> None:
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'conformance.sqlite'}", tick=None)) as c:
+    with TestClient(
+        create_app(f"sqlite:///{tmp_path / 'conformance.sqlite'}", tick=None, limits=RateLimits.off())
+    ) as c:
         yield c
 
 

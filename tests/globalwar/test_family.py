@@ -12,12 +12,12 @@ from interboard.games.globalwar import Rules, action_text
 from interboard.games.globalwar.bots import GreedyBot
 from interboard.games.globalwar.family import GlobalWarFamily
 from interboard.games.globalwar.record import state_from_json
-from interboard.service.api import create_app
+from interboard.service.api import RateLimits, create_app
 
 
 @pytest.fixture
 def client(db_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db_url, tick=None)) as c:
+    with TestClient(create_app(db_url, tick=None, limits=RateLimits.off())) as c:
         yield c
 
 

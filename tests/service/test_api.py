@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from interboard.service.api import create_app
+from interboard.service.api import RateLimits, create_app
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 
 
 @pytest.fixture
 def client(db_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db_url, tick=None)) as c:
+    with TestClient(create_app(db_url, tick=None, limits=RateLimits.off())) as c:
         yield c
 
 

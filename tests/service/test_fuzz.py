@@ -32,7 +32,7 @@ from schemathesis.checks import content_type_conformance, positive_data_acceptan
 from schemathesis.core.parameters import ParameterLocation
 from schemathesis.specs.openapi.checks import ensure_resource_availability
 
-from interboard.service.api import create_app
+from interboard.service.api import RateLimits, create_app
 from interboard.service.games import NewGame
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
@@ -74,7 +74,7 @@ class Target:
     games: list[Game] = field(default_factory=list)
 
 
-_schema_app = create_app("sqlite://", tick=None)
+_schema_app = create_app("sqlite://", tick=None, limits=RateLimits.off())
 FORWARD = Forward(_schema_app)
 TARGET = Target()
 
@@ -88,7 +88,9 @@ schema.config.update(request_timeout=5)
 @pytest.fixture(scope="module")
 def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
     """The app under test, over a SQLite file, with an active game and a forming one."""
-    app = create_app(f"sqlite:///{tmp_path_factory.mktemp('fuzz') / 'fuzz.sqlite'}", tick=None)
+    app = create_app(
+        f"sqlite:///{tmp_path_factory.mktemp('fuzz') / 'fuzz.sqlite'}", tick=None, limits=RateLimits.off()
+    )
     service = app.state.service
     active = service.create(NewGame(seats={p: p.title() for p in POWERS}, deadlines={"movement": 3600}))
     forming = service.create(NewGame(seats={"FRANCE": "France", "ITALY": "Italy"}))

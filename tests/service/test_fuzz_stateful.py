@@ -13,14 +13,14 @@ from typing import Any
 import schemathesis
 from hypothesis import HealthCheck, settings
 
-from interboard.service.api import create_app
+from interboard.service.api import RateLimits, create_app
 
 from .test_fuzz import excluded_for
 
 MAX_EXAMPLES = 80
 STEPS = 15
 
-app = create_app("sqlite://", tick=None)
+app = create_app("sqlite://", tick=None, limits=RateLimits.off())
 schema = schemathesis.openapi.from_dict(app.openapi())
 schema.app = app
 schema.location = "/openapi.json"

@@ -39,6 +39,8 @@ TICK = 0.2
 START_TIMEOUT = 30.0
 STOP_TIMEOUT = 10.0
 HTTP_TIMEOUT = 10.0
+NO_LIMITS = ("--no-rate-limits",)
+"""The servers' options: the tests' clients, all on 127.0.0.1, are not throttled (unless a test says)."""
 
 
 def free_port() -> int:
@@ -63,8 +65,10 @@ def wait_for(what: str, condition: Callable[[], Any], timeout: float, every: flo
 class Server:
     """One ``interboard serve`` process; its output goes to a log file (never an unread pipe)."""
 
-    def __init__(self, db_url: str, tick: float, log: Path, port: int | None = None) -> None:
-        self.db_url, self.tick, self.log = db_url, tick, log
+    def __init__(
+        self, db_url: str, tick: float, log: Path, port: int | None = None, args: tuple[str, ...] = NO_LIMITS
+    ) -> None:
+        self.db_url, self.tick, self.log, self.args = db_url, tick, log, args
         self.proc: subprocess.Popen[bytes] | None = None
         self.port = 0
         self.started_at = 0.0
@@ -87,6 +91,7 @@ class Server:
                 [
                     sys.executable, "-m", "interboard.cli.main", "serve",
                     "--db", self.db_url, "--port", str(port), "--tick", str(self.tick),
+                    *self.args,
                 ],
                 stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=env,
             )  # fmt: skip
@@ -107,7 +112,7 @@ class Server:
                     continue
                 pytest.fail(f"server exited with {self.proc.returncode}:\n{self.output()[-3000:]}")
             try:
-                if httpx.get(f"{self.url}/api/variants", timeout=1.0).status_code == 200:
+                if httpx.get(f"{self.url}/healthz", timeout=1.0).status_code == 200:
                     self.startup_s = time.monotonic() - self.started_at
                     return self
             except httpx.HTTPError:
@@ -142,13 +147,17 @@ class Servers:
         self.tmp_path = tmp_path
         self.started: list[Server] = []
 
-    def spawn(self, db_url: str, tick: float = TICK, port: int | None = None) -> Server:
-        server = Server(db_url, tick, self.tmp_path / f"server-{len(self.started)}.log", port)
+    def spawn(
+        self, db_url: str, tick: float = TICK, port: int | None = None, args: tuple[str, ...] = NO_LIMITS
+    ) -> Server:
+        server = Server(db_url, tick, self.tmp_path / f"server-{len(self.started)}.log", port, args)
         self.started.append(server)
         return server
 
-    def start(self, db_url: str, tick: float = TICK, port: int | None = None) -> Server:
-        return self.spawn(db_url, tick, port).wait_ready()
+    def start(
+        self, db_url: str, tick: float = TICK, port: int | None = None, args: tuple[str, ...] = NO_LIMITS
+    ) -> Server:
+        return self.spawn(db_url, tick, port, args).wait_ready()
 
     def stop_all(self) -> None:
         for server in self.started:
@@ -552,3 +561,38 @@ def test_a_chunked_upload_is_refused_at_the_limit_by_a_real_server(sqlite_url: s
     head, _, body = answer.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 413"), answer[:300]
     assert json.loads(body)["error"].startswith("the request body is larger than")
+
+
+def test_a_real_server_logs_json_with_request_ids_counts_and_rate_limits(
+    sqlite_url: str, servers: Servers
+) -> None:
+    """``interboard serve`` with its limits on (two requests, then one a second): the third request
+    is 429 with Retry-After, each answer carries its request id, and the process's log lines are JSON
+    with that id, never the token; /metrics counts by route template; the probes are not limited."""
+    server = servers.start(sqlite_url, args=("--rate-limit", "1:2", "--write-rate-limit", "off"))
+    with server.client() as client:
+        made = client.post("/api/games", json={}, headers={"X-Request-ID": "made-1"})
+        assert made.status_code == 201 and made.headers["X-Request-ID"] == "made-1"
+        gid, gm = made.json()["game_id"], made.json()["gm_token"]
+        assert (
+            client.post(
+                f"/api/games/{gid}/start", headers={**auth(gm), "X-Request-ID": "start-1"}
+            ).status_code
+            == 200
+        )
+        over = client.get(f"/api/games/{gid}", headers={"X-Request-ID": "over-1"})
+        assert over.status_code == 429 and over.headers["Retry-After"] == "1"
+        assert over.headers["X-Request-ID"] == "over-1"
+        assert client.get("/healthz").status_code == 200 and client.get("/readyz").status_code == 200
+        metrics = client.get("/metrics").text
+    assert 'route="/api/games/{game_id}/start",status="200"' in metrics
+    assert 'route="/api/games/{game_id}",status="429"' in metrics
+    wait_for("the 429's log line", lambda: "over-1" in server.output(), timeout=10)
+    lines = {}
+    for raw in server.output().splitlines():
+        if raw.startswith("{"):
+            record = json.loads(raw)
+            lines[record["request_id"]] = record
+    assert lines["start-1"]["route"] == "/api/games/{game_id}/start" and lines["start-1"]["status"] == 200
+    assert lines["over-1"]["status"] == 429
+    assert gm not in server.output()

@@ -8,12 +8,14 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from interboard.service.api import create_app
+from interboard.service.api import RateLimits, create_app
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'pages.sqlite'}", tick=None)) as c:
+    with TestClient(
+        create_app(f"sqlite:///{tmp_path / 'pages.sqlite'}", tick=None, limits=RateLimits.off())
+    ) as c:
         yield c
 
 

@@ -168,20 +168,95 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
     tick: Annotated[float, typer.Option(help="Seconds between deadline checks.")] = 1.0,
+    rate_limits: Annotated[
+        bool,
+        typer.Option(
+            "--rate-limits/--no-rate-limits",
+            envvar="INTERBOARD_RATE_LIMITS",
+            help="Rate-limit clients (429 with Retry-After); off for tests and benchmarks.",
+        ),
+    ] = True,
+    rate_limit: Annotated[
+        str,
+        typer.Option(
+            envvar="INTERBOARD_RATE_LIMIT",
+            help="Requests per client address: RATE[:BURST] a second, or off.",
+        ),
+    ] = "20:60",
+    token_rate_limit: Annotated[
+        str,
+        typer.Option(
+            envvar="INTERBOARD_TOKEN_RATE_LIMIT", help="Requests per bearer token: RATE[:BURST], or off."
+        ),
+    ] = "10:30",
+    write_rate_limit: Annotated[
+        str,
+        typer.Option(
+            envvar="INTERBOARD_WRITE_RATE_LIMIT",
+            help="Writes (not GET) per address and per token, besides the above: RATE[:BURST], or off.",
+        ),
+    ] = "5:20",
+    games_per_hour: Annotated[
+        int,
+        typer.Option(
+            envvar="INTERBOARD_GAMES_PER_HOUR", min=0, help="Games created per address an hour (0: no limit)."
+        ),
+    ] = 20,
+    bot_games_per_hour: Annotated[
+        int,
+        typer.Option(
+            envvar="INTERBOARD_BOT_GAMES_PER_HOUR",
+            min=0,
+            help="All-bot games created per address an hour (0: no limit).",
+        ),
+    ] = 3,
+    press_per_minute: Annotated[
+        int,
+        typer.Option(
+            envvar="INTERBOARD_PRESS_PER_MINUTE",
+            min=0,
+            help="Press messages per seat a minute (0: no limit).",
+        ),
+    ] = 20,
 ) -> None:
-    """Run the game master: the HTTP API (and its web pages) over a database."""
+    """Run the game master: the HTTP API (and its web pages) over a database.
+
+    The rate limits are kept in the process: several server processes each keep their own."""
     try:
         import uvicorn
 
         from ..service.api import create_app
+        from ..service.limits import Rate, RateLimits
+        from ..service.observe import log_config
         from ..service.store import default_url
     except ImportError as exc:
         raise fail(
             f"the server needs its extra: pip install 'interboard[server]' ({exc.name} is missing)"
         ) from exc
     url = db or default_url()
+    limits = RateLimits.off()
+    if rate_limits:
+        try:
+            limits = RateLimits(
+                address=Rate.parse(rate_limit),
+                token=Rate.parse(token_rate_limit),
+                writes=Rate.parse(write_rate_limit),
+                games_per_hour=games_per_hour or None,
+                bot_games_per_hour=bot_games_per_hour or None,
+                press_per_minute=press_per_minute or None,
+            )
+        except ValueError as exc:
+            raise fail(str(exc)) from exc
     typer.echo(f"interboard serving on http://{host}:{port} with {url.split('://', 1)[0]} database")
-    uvicorn.run(create_app(url, tick=tick), host=host, port=port, log_level="info")
+    # JSON lines on standard error, each with its request's id; the request lines are the app's
+    # own (route template, duration), so uvicorn's access log is off.
+    uvicorn.run(
+        create_app(url, tick=tick, limits=limits),
+        host=host,
+        port=port,
+        log_config=log_config(),
+        access_log=False,
+    )
 
 
 app.command("render")(render_svg)

@@ -18,7 +18,8 @@ from fastapi import FastAPI, Query, Request
 from fastapi import Path as FastAPIPath
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel, Field
 from sse_starlette.sse import EventSourceResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -28,11 +29,21 @@ from starlette.types import Scope
 from ..games import families
 from .games import MAX_DEADLINE, MAX_MESSAGE, MAX_ORDERS, GameService, NewGame, ServiceError
 from .http import BODY_ERRORS, MAX_BODY, LimitBody, SecurityHeaders, Token, errors
+from .limits import (
+    UNLIMITED_PATHS,
+    Limiter,
+    RateLimit,
+    RateLimits,
+    TooManyRequests,
+    client_address,
+    too_many,
+)
+from .observe import Metrics, Observe, install_log_context
 from .schemas import NAME_MAX, NO_NUL, Strict, Whole, create_game_body
 from .store import open_store
 from .web import install as install_web
 
-__all__ = ["MAX_BODY", "create_app"]
+__all__ = ["MAX_BODY", "RateLimits", "create_app"]
 
 PHASE_MAX = 64
 """The longest decision point name (as the database stores it)."""
@@ -148,10 +159,15 @@ JOINED_LINKS = _links(
 )
 
 
-def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
+def create_app(db_url: str, tick: float | None = 1.0, limits: RateLimits | None = None) -> FastAPI:
     """The API over the database at ``db_url``; every ``tick`` seconds due phases are processed
-    (``None``: no scheduler, for tests that drive processing themselves)."""
-    service = GameService(open_store(db_url))
+    (``None``: no scheduler, for tests that drive processing themselves). ``limits``: the rate
+    limits (``None``: a public server's defaults; tests and benchmarks pass ``RateLimits.off()``).
+    The limiter is ``app.state.limiter``, its clock settable."""
+    limiter = Limiter(limits if limits is not None else RateLimits())
+    install_log_context()
+    metrics = Metrics()
+    service = GameService(open_store(db_url), on_processed=metrics.processed)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -171,8 +187,11 @@ def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
         redoc_url=None,
     )
     app.state.service = service
+    app.state.limiter = limiter
     app.add_middleware(LimitBody)
-    app.add_middleware(SecurityHeaders)  # added last, so outermost: on every answer, even a 413
+    app.add_middleware(RateLimit, limiter=limiter)  # before the body is read
+    app.add_middleware(SecurityHeaders)  # on every answer, even a 413
+    app.add_middleware(Observe, metrics=metrics)  # added last, so outermost: every answer counted
 
     @app.exception_handler(ServiceError)
     async def refused(_: Request, exc: ServiceError) -> JSONResponse:
@@ -180,6 +199,8 @@ def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
         details = getattr(exc, "details", None)
         if details:
             body["details"] = details
+        if isinstance(exc, TooManyRequests):
+            return too_many(exc)
         headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
         return JSONResponse(body, status_code=exc.status, headers=headers)
 
@@ -206,6 +227,22 @@ def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
     seat_body = errors(401, 403, 404, 409, *BODY_ERRORS)
     """A seat's or the game master's request with a body."""
 
+    @app.get("/healthz", tags=["operations"])
+    async def healthz() -> dict[str, str]:
+        """The process is alive and answering (whatever its database's state)."""
+        return {"status": "ok"}
+
+    @app.get("/readyz", tags=["operations"], responses=errors(503))
+    async def readyz() -> dict[str, str]:
+        """The database answers a trivial query: the server can take requests (503 if not)."""
+        await run_in_threadpool(service.ping)
+        return {"status": "ready"}
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics_text() -> Response:
+        """The metrics in Prometheus's text format (for a scraper, not the API's clients)."""
+        return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
+
     @app.get("/api/variants", responses=errors(422))
     async def variants(
         family: Annotated[FamilyName | None, Query(description="only this family's")] = None,
@@ -217,9 +254,18 @@ def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
         return await run_in_threadpool(service.list_games)
 
     @app.post("/api/games", status_code=201, responses=errors(*BODY_ERRORS), openapi_extra=CREATED_LINKS)
-    async def create(body: CreateGameBody) -> CreatedBody:
+    async def create(body: CreateGameBody, request: Request) -> CreatedBody:
+        """429 past the games a client address may create in an hour (fewer if every seat is a bot)."""
         # Only what was sent: the service fills in the defaults, the options' among them.
-        created = await run_in_threadpool(service.create, NewGame(**body.model_dump(exclude_unset=True)))
+        given = body.model_dump(exclude_unset=True)
+        # A game is all bots only if every seat given is one (a seat not given is open); whether it
+        # is, is known once it is made: counted then, so a refused attempt costs nothing.
+        seats = given.get("seats") or {}
+        maybe_bots = bool(seats) and all(str(how).startswith("bot") for how in seats.values())
+        address = client_address(request.scope)
+        limiter.refuse(limiter.game_checks(address, maybe_bots))
+        created = await run_in_threadpool(service.create, NewGame(**given))
+        limiter.charge(limiter.game_checks(address, not created.open_seats and not created.seat_tokens))
         return CreatedBody(
             game_id=created.game_id,
             gm_token=created.gm_token,
@@ -280,8 +326,13 @@ def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
 
     @app.post("/api/games/{game_id}/messages", status_code=201, responses=seat_body)
     async def send(game_id: GameId, body: MessageBody, token: Token) -> dict[str, int]:
-        """403 where the game's press rule forbids the message; 409 once the game is over."""
-        return {"id": await run_in_threadpool(service.send_message, game_id, token, body.to, body.body)}
+        """403 where the game's press rule forbids the message; 409 once the game is over; 429 past
+        the messages a seat may send in a minute."""
+        press = limiter.press_checks(game_id, token)
+        limiter.refuse(press)
+        sent = await run_in_threadpool(service.send_message, game_id, token, body.to, body.body)
+        limiter.charge(press)
+        return {"id": sent}
 
     lifecycle = errors(401, 403, 404, 409, 422)
 
@@ -331,7 +382,34 @@ def create_app(db_url: str, tick: float | None = 1.0) -> FastAPI:
 
         return EventSourceResponse(stream(), ping=15)
 
+    _declare_rate_limits(app)
     return app
+
+
+RATE_LIMITED: dict[str, Any] = {
+    "description": "over a rate limit; Retry-After says in how many seconds to try again",
+    "headers": {
+        "Retry-After": {"description": "seconds to wait", "schema": {"type": "integer", "minimum": 1}}
+    },
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}},
+}
+
+
+def _declare_rate_limits(app: FastAPI) -> None:
+    """Every operation but the probes may answer 429: the OpenAPI document says so (added to the
+    document as it is made, so that no route, the web pages' included, can be missed)."""
+    made = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = made()
+            for path, operations in document["paths"].items():
+                if path not in UNLIMITED_PATHS:
+                    for operation in operations.values():
+                        operation["responses"].setdefault("429", RATE_LIMITED)
+        return app.openapi_schema or made()
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def _problem(error: dict[str, Any]) -> str:

@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import ColumnElement, Engine, cast, exists, func, or_, select, update
+from sqlalchemy import ColumnElement, Engine, cast, exists, func, or_, select, text, update
 from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -85,6 +86,12 @@ class StaleWrite(Conflict):
     """Another request changed the game between this one's read and its write; nothing was kept."""
 
 
+class Unavailable(ServiceError):
+    """The database does not answer (``/readyz``)."""
+
+    status = 503
+
+
 class Invalid(ServiceError):
     status = 422
 
@@ -132,9 +139,17 @@ class Created:
 
 
 class GameService:
-    def __init__(self, engine: Engine, clock: Callable[[], datetime] = utcnow) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        clock: Callable[[], datetime] = utcnow,
+        on_processed: Callable[[str, float | None], None] | None = None,
+    ) -> None:
         self.engine = engine
         self.clock = clock
+        self.on_processed = on_processed or (lambda family, lag: None)
+        """Told, after the commit, of each phase processed: the game's family and how many seconds
+        past its deadline (``None``: not past one, every seat was ready). The metrics listen."""
         self.locking = engine.dialect.name == "postgresql"
 
     @contextmanager
@@ -195,6 +210,15 @@ class GameService:
             raise Unauthorized("this needs the game master's token (Authorization: Bearer <token>)")
         if not token_matches(token, game.gm_token_hash):
             raise Forbidden("only the game master may do this")
+
+    def ping(self) -> None:
+        """Ask the database a trivial question; :class:`Unavailable` if it does not answer."""
+        try:
+            with self.engine.connect() as conn:
+                conn.execute(text("SELECT 1"))
+        except (SQLAlchemyError, OSError) as exc:
+            log.warning("the database does not answer: %s", type(exc).__name__)
+            raise Unavailable("the database does not answer") from None
 
     # ------------------------------------------------------------------ lifecycle
     def variants(self, family: str | None = None) -> list[dict[str, Any]]:
@@ -789,10 +813,26 @@ class GameService:
     def try_process(self, game_id: str, force: bool = False) -> bool:
         """Process the game's current phase if it is due (deadline passed, or every acting seat
         ready). Returns whether this call processed it; safe to call from any number of processes."""
+        processed = self._process(game_id, force)
+        if processed is None:
+            return False
+        family, lag = processed  # committed: now it is told
+        log.info(
+            "processed a phase of game %s (%s)",
+            game_id,
+            family,
+            extra={"game_id": game_id, "lag_s": None if lag is None else round(lag, 3)},
+        )
+        self.on_processed(family, lag)
+        return True
+
+    def _process(self, game_id: str, force: bool) -> tuple[str, float | None] | None:
+        """:meth:`try_process`'s transaction: the game's family and how many seconds past its
+        deadline the phase was processed (``None`` if not past one), or ``None`` if not processed."""
         with self._tx() as s:
             game = self._game(s, game_id, lock=True)
             if game.status != "active":
-                return False
+                return None
             family = get_family(game.family)
             acting = set(family.pending(game.state).seats)
             seats = {r.seat: r for r in self._seats(s, game_id)}
@@ -801,8 +841,10 @@ class GameService:
                 self._bots_order(s, game_id, game.family, game.state, game.phase_index)
             deadline = game.deadline
             all_ready = all(seats[p].ready or seats[p].kind == "bot" for p in acting if p in seats)
-            if not (force or all_ready or (deadline is not None and deadline <= self.clock())):
-                return False
+            now = self.clock()
+            if not (force or all_ready or (deadline is not None and deadline <= now)):
+                return None
+            lag = (now - deadline).total_seconds() if deadline is not None and deadline <= now else None
             rows = s.scalars(
                 select(OrdersRow).where(
                     OrdersRow.game_id == game_id, OrdersRow.phase_index == game.phase_index
@@ -810,7 +852,7 @@ class GameService:
             )
             orders = {r.seat: list(r.orders) for r in rows if r.seat in acting}
             if not (force or all_ready) and self._wait_once(s, game, acting, seats, orders):
-                return False
+                return None
             done = family.process(game.state, orders)
             old_version, index = game.version, game.phase_index
             upcoming = family.pending(done.state)
@@ -835,7 +877,7 @@ class GameService:
             # Another processor moved the game on first.
             if claimed.rowcount != 1:  # type: ignore[attr-defined]
                 s.rollback()
-                return False
+                return None
             s.add(
                 PhaseRow(
                     game_id=game_id,
@@ -853,4 +895,4 @@ class GameService:
             )
             if not finished:
                 self._bots_order(s, game_id, game.family, done.state, index + 1)
-            return True
+            return game.family, lag

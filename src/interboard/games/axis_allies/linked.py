@@ -513,4 +513,3 @@ def _illegal(message: str) -> Exception:
     from .engine import IllegalAction
 
     return IllegalAction(message)
-

@@ -1,0 +1,250 @@
+"""Rate limits: token buckets in memory, per client address, per token, per seat's press.
+
+A bucket holds up to ``burst`` requests and refills at ``rate`` a second; a request takes one, and
+one that finds less than one is answered 429 with ``Retry-After`` (whole seconds until it would
+pass). The buckets live in the process: with several server processes each has its own, so a
+client may get up to that many times the limits (behind a load balancer that spreads its requests).
+
+- every request, per client address (``address``) and per bearer token (``token``);
+- writes (any method but GET, HEAD and OPTIONS) also the stricter ``writes``, per address and token;
+- games created per address per hour, and all-bot games (every seat a bot, a game that plays
+  itself and costs the server most) per address per hour: counted when created, so a refused
+  attempt costs nothing;
+- press messages per seat per minute.
+
+The probes and metrics (``/healthz``, ``/readyz``, ``/metrics``) are never limited. The client
+address is the connection's, or the one a trusted proxy forwards (uvicorn's ``--forwarded-allow-ips``,
+127.0.0.1 by default).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from starlette.datastructures import Headers
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from .games import ServiceError
+
+UNLIMITED_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
+READS = frozenset({"GET", "HEAD", "OPTIONS"})
+SWEEP_EVERY = 1000
+"""Takes between two sweeps of the buckets that have refilled (and so need not be kept)."""
+
+
+@dataclass(frozen=True)
+class Rate:
+    """``rate`` requests a second on average, ``burst`` at once."""
+
+    rate: float
+    burst: float
+
+    @classmethod
+    def parse(cls, text: str) -> Rate | None:
+        """``RATE`` (burst the same), ``RATE:BURST`` (per second), or ``off`` (no limit)."""
+        if text.strip().lower() in ("off", "none", "0"):
+            return None
+        rate, _, burst = text.partition(":")
+        try:
+            value = cls(float(rate), float(burst or rate))
+        except ValueError:
+            raise ValueError(f"a rate is RATE or RATE:BURST per second, or off: not {text!r}") from None
+        if not (value.rate > 0 and value.burst >= 1 and math.isfinite(value.rate + value.burst)):
+            raise ValueError(f"a rate above 0 and a burst of at least 1: not {text!r}")
+        return value
+
+    @classmethod
+    def per_hour(cls, count: int | None) -> Rate | None:
+        return cls(count / 3600, count) if count else None
+
+    @classmethod
+    def per_minute(cls, count: int | None) -> Rate | None:
+        return cls(count / 60, count) if count else None
+
+
+@dataclass(frozen=True)
+class RateLimits:
+    """The limits of one server process; ``None`` for a limit: none. The defaults are for a public
+    server; :meth:`off` is for tests and benchmarks, which say so."""
+
+    address: Rate | None = Rate(20, 60)
+    """Every request, per client address."""
+    token: Rate | None = Rate(10, 30)
+    """Every request, per bearer token (a seat's or the game master's)."""
+    writes: Rate | None = Rate(5, 20)
+    """Writes, per address and per token, on top of the above."""
+    games_per_hour: int | None = 20
+    """Games created per address per hour."""
+    bot_games_per_hour: int | None = 3
+    """All-bot games created per address per hour."""
+    press_per_minute: int | None = 20
+    """Press messages per seat per minute."""
+
+    @classmethod
+    def off(cls) -> RateLimits:
+        return cls(None, None, None, None, None, None)
+
+    def but(self, **changes: object) -> RateLimits:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+class TooManyRequests(ServiceError):
+    """Over a rate limit: answered 429 with ``Retry-After``."""
+
+    status = 429
+
+    def __init__(self, what: str, retry_after: int) -> None:
+        super().__init__(f"too many {what}: try again in {retry_after} s")
+        self.retry_after = retry_after
+        self.details = [{"limit": what, "retry_after": retry_after}]
+
+
+Check = tuple[str, str, Rate]
+"""(what it limits, whose, the rate): a bucket's key is the first two."""
+
+
+class Limiter:
+    """The buckets, with the time read from ``clock`` (seconds, monotonic; a test's may be set)."""
+
+    def __init__(self, limits: RateLimits, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = limits
+        self.clock = clock
+        self._buckets: dict[tuple[str, str], tuple[float, float]] = {}
+        """(what, whose) -> (tokens, when last counted)."""
+        self._lock = threading.Lock()
+        self._takes = 0
+
+    def _level(self, key: tuple[str, str], rate: Rate, now: float) -> float:
+        tokens, then = self._buckets.get(key, (rate.burst, now))
+        return min(rate.burst, tokens + (now - then) * rate.rate)
+
+    def wait(self, checks: list[Check]) -> tuple[str, int] | None:
+        """The longest wait among the buckets with less than one token, and what it limits; none
+        taken. ``None``: every bucket has one."""
+        now = self.clock()
+        worst: tuple[str, int] | None = None
+        with self._lock:
+            for what, whose, rate in checks:
+                level = self._level((what, whose), rate, now)
+                if level < 1:
+                    seconds = max(1, math.ceil((1 - level) / rate.rate))
+                    if worst is None or seconds > worst[1]:
+                        worst = (what, seconds)
+        return worst
+
+    def charge(self, checks: list[Check]) -> None:
+        """Take one from each bucket (which may so go below zero: a request already let through)."""
+        now = self.clock()
+        with self._lock:
+            for what, whose, rate in checks:
+                key = (what, whose)
+                self._buckets[key] = (self._level(key, rate, now) - 1, now)
+            self._takes += 1
+            if self._takes % SWEEP_EVERY == 0:
+                self._sweep(now)
+
+    def take(self, checks: list[Check]) -> tuple[str, int] | None:
+        """:meth:`wait`, then, if nothing has to wait, :meth:`charge`."""
+        refused = self.wait(checks)
+        if refused is None:
+            self.charge(checks)
+        return refused
+
+    def _sweep(self, now: float) -> None:
+        """Forget the buckets that have refilled: a new one is full, the same."""
+        rates = self._rates()
+        for key, (tokens, then) in list(self._buckets.items()):
+            rate = rates.get(key[0])
+            if rate is None or tokens + (now - then) * rate.rate >= rate.burst:
+                del self._buckets[key]
+
+    def _rates(self) -> dict[str, Rate]:
+        limits = self.limits
+        named = {
+            "requests per address": limits.address,
+            "requests per token": limits.token,
+            "writes per address": limits.writes,
+            "writes per token": limits.writes,
+            "games per address": Rate.per_hour(limits.games_per_hour),
+            "all-bot games per address": Rate.per_hour(limits.bot_games_per_hour),
+            "press messages per seat": Rate.per_minute(limits.press_per_minute),
+        }
+        return {what: rate for what, rate in named.items() if rate is not None}
+
+    # ------------------------------------------------------------------ what the API asks
+    def request_checks(self, address: str, token: str | None, write: bool) -> list[Check]:
+        rates = self._rates()
+        whose = [("address", address)] + ([("token", _digest(token))] if token else [])
+        checks = []
+        for kind, key in whose:
+            limited = [f"requests per {kind}", f"writes per {kind}"] if write else [f"requests per {kind}"]
+            for what in limited:
+                if what in rates:
+                    checks.append((what, key, rates[what]))
+        return checks
+
+    def game_checks(self, address: str, all_bots: bool) -> list[Check]:
+        rates = self._rates()
+        names = ["games per address"] + (["all-bot games per address"] if all_bots else [])
+        return [(what, address, rates[what]) for what in names if what in rates]
+
+    def press_checks(self, game_id: str, token: str) -> list[Check]:
+        rate = self._rates().get("press messages per seat")
+        return [] if rate is None else [("press messages per seat", f"{game_id} {_digest(token)}", rate)]
+
+    def refuse(self, checks: list[Check]) -> None:
+        """:class:`TooManyRequests` if a bucket is empty; nothing is taken (:meth:`charge` after)."""
+        refused = self.wait(checks)
+        if refused is not None:
+            raise TooManyRequests(*refused)
+
+
+def _digest(token: str) -> str:
+    """A token's bucket is keyed by its digest: the process keeps no token it was sent."""
+    return hashlib.sha256(token.encode()).hexdigest()[:32]
+
+
+def client_address(scope: Scope) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+def bearer(scope: Scope) -> str | None:
+    scheme, _, token = Headers(scope=scope).get("authorization", "").partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+class RateLimit:
+    """Every request but the probes' takes one from its address's bucket and its token's (and, a
+    write, from the stricter write buckets); an empty bucket is a 429 with ``Retry-After``."""
+
+    def __init__(self, app: ASGIApp, limiter: Limiter) -> None:
+        self.app = app
+        self.limiter = limiter
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] in UNLIMITED_PATHS:
+            await self.app(scope, receive, send)
+            return
+        checks = self.limiter.request_checks(
+            client_address(scope), bearer(scope), scope["method"] not in READS
+        )
+        refused = self.limiter.take(checks) if checks else None
+        if refused is None:
+            await self.app(scope, receive, send)
+            return
+        await too_many(TooManyRequests(*refused))(scope, receive, send)
+
+
+def too_many(exc: TooManyRequests) -> JSONResponse:
+    return JSONResponse(
+        {"error": exc.message, "details": exc.details},
+        status_code=429,
+        headers={"Retry-After": str(exc.retry_after)},
+    )

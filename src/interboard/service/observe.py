@@ -1,0 +1,212 @@
+"""What an operator sees of the server: a request id on every log line, structured logs, and metrics.
+
+- Each request gets an id: the client's ``X-Request-ID`` if it is short and plain (letters, digits,
+  ``.``, ``_``, ``-``; at most 64), else a new one. It is sent back in ``X-Request-ID`` and every log
+  record made while the request runs carries it as ``request_id`` (a context variable, copied into
+  the threads the handlers run in; a log record factory reads it).
+- One log line per request (``interboard.request``): method, path, route template, status and
+  duration. Never a header or a query string, so never a token.
+- Metrics in Prometheus's text format (``GET /metrics``), in a registry of the app's own (not the
+  process's global one: several apps in one process, as in the tests, each count their own).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import json
+import logging
+import re
+import secrets
+import time
+from typing import Any
+
+from prometheus_client import CollectorRegistry, Counter, Histogram
+from starlette.datastructures import Headers
+from starlette.routing import Match, Mount
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+REQUEST_ID_HEADER = "X-Request-ID"
+WELL_FORMED_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+"""An incoming request id that is kept: short, and nothing a log line could be forged with."""
+NO_REQUEST = "-"
+"""The request id of a log record made outside any request (the scheduler, start-up)."""
+
+request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default=NO_REQUEST)
+access_log = logging.getLogger("interboard.request")
+
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+LAG_BUCKETS = (0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 300.0, 900.0, 3600.0)
+"""Seconds a phase was processed after its deadline: the scheduler's tick is the floor, a backlog
+or a stopped server the tail."""
+
+
+def install_log_context() -> None:
+    """Give every log record a ``request_id`` attribute (the running request's, else ``-``).
+
+    A record factory rather than a filter: a filter on a logger does not see the records its
+    children propagate, and one on a handler misses the handlers others (pytest's caplog) add."""
+    factory = logging.getLogRecordFactory()
+    if getattr(factory, "interboard_request_id", False):
+        return
+
+    def with_request_id(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = factory(*args, **kwargs)
+        record.request_id = request_id.get()
+        return record
+
+    with_request_id.interboard_request_id = True  # type: ignore[attr-defined]
+    logging.setLogRecordFactory(with_request_id)
+
+
+LOG_FIELDS = ("method", "path", "route", "status", "duration_ms", "game_id", "phase", "lag_s", "client")
+"""The extra fields a log line may carry (``logger.info(..., extra={...})``)."""
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object a line: time, level, logger, message, request id and any of ``LOG_FIELDS``."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S") + f".{int(record.msecs):03d}Z",
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+            "request_id": getattr(record, "request_id", NO_REQUEST),
+        }
+        for name in LOG_FIELDS:
+            if hasattr(record, name):
+                line[name] = getattr(record, name)
+        if record.exc_info:
+            line["exception"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False, default=str)
+
+
+JsonFormatter.converter = time.gmtime
+
+
+def log_config(level: str = "INFO") -> dict[str, Any]:
+    """A ``logging.config.dictConfig`` for ``interboard serve``: every logger (uvicorn's too) as
+    JSON lines on standard error."""
+    handler = {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"json": {"()": f"{__name__}.JsonFormatter"}},
+        "handlers": {"default": handler},
+        "root": {"handlers": ["default"], "level": level},
+        "loggers": {
+            "uvicorn": {"handlers": [], "propagate": True},
+            "uvicorn.error": {"handlers": [], "propagate": True},
+            "uvicorn.access": {"handlers": [], "propagate": False, "level": "WARNING"},
+        },
+    }
+
+
+class Metrics:
+    """The server's metrics, in a registry of its own."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.requests = Counter(
+            "interboard_http_requests",
+            "HTTP requests answered, by route template, method and status",
+            ["route", "method", "status"],
+            registry=self.registry,
+        )
+        self.latency = Histogram(
+            "interboard_http_request_duration_seconds",
+            "Seconds from a request's arrival to the end of its answer, by route template",
+            ["route"],
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.phases = Counter(
+            "interboard_phases_processed",
+            "Phases processed (a game moved on), by family",
+            ["family"],
+            registry=self.registry,
+        )
+        self.deadline_lag = Histogram(
+            "interboard_phase_deadline_lag_seconds",
+            "How late past its deadline a phase was processed (phases processed by their deadline)",
+            buckets=LAG_BUCKETS,
+            registry=self.registry,
+        )
+
+    def processed(self, family: str, lag: float | None) -> None:
+        """A phase of a ``family`` game was processed, ``lag`` seconds after its deadline (``None``:
+        before it, every seat ready, or a phase without one)."""
+        self.phases.labels(family=family).inc()
+        if lag is not None:
+            self.deadline_lag.observe(lag)
+
+
+def route_template(scope: Scope, arrived: Scope) -> str:
+    """The matched route's path template (``/api/games/{game_id}``), never the raw path: ids would
+    make a label value per game. A request no route matched is ``unmatched``. ``scope`` is the
+    request's after routing, ``arrived`` a copy of it from before."""
+    route = scope.get("route")
+    if route is None:  # not every router says (a mount's does not): match the scope as it came
+        router = getattr(arrived.get("app"), "router", None)
+        for candidate in getattr(router, "routes", ()):
+            if candidate.matches(arrived)[0] != Match.NONE:
+                route = candidate
+                break
+    path = getattr(route, "path", None)
+    if not isinstance(path, str):
+        return "unmatched"
+    if isinstance(route, Mount):  # the static files
+        return path + "/{path}"
+    return path
+
+
+class Observe:
+    """The outermost middleware: the request id, the request's log line and its metrics."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        given = Headers(scope=scope).get(REQUEST_ID_HEADER, "")
+        rid = given if WELL_FORMED_ID.fullmatch(given) else secrets.token_hex(8)
+        token = request_id.set(rid)
+        arrived = dict(scope)
+        started = time.perf_counter()
+        status = 500  # unless an answer starts
+
+        async def tagged(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"x-request-id"]
+                headers.append((b"x-request-id", rid.encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tagged)
+        finally:
+            elapsed = time.perf_counter() - started
+            route = route_template(scope, arrived)
+            method = scope["method"]
+            self.metrics.requests.labels(route=route, method=method, status=str(status)).inc()
+            self.metrics.latency.labels(route=route).observe(elapsed)
+            access_log.info(
+                "%s %s %d %.1f ms",
+                method,
+                scope["path"],
+                status,
+                elapsed * 1000,
+                extra={
+                    "method": method,
+                    "path": scope["path"],
+                    "route": route,
+                    "status": status,
+                    "duration_ms": round(elapsed * 1000, 1),
+                },
+            )
+            request_id.reset(token)

@@ -1,0 +1,152 @@
+"""What an operator sees (issue 17 point 5): request ids in the answers and the logs, /healthz,
+/readyz and /metrics, all through the ASGI app as a client sees it."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine
+
+from interboard.service.api import RateLimits, create_app
+from interboard.service.games import utcnow
+from interboard.service.observe import JsonFormatter
+
+POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+
+
+@pytest.fixture
+def client(sqlite_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(sqlite_url, tick=None, limits=RateLimits.off())) as c:
+        yield c
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path}/observe.sqlite"
+
+
+def metric(client: TestClient, name: str, **labels: str) -> float:
+    """The value of one sample of ``/metrics`` (0 if absent)."""
+    text = client.get("/metrics").text
+    for line in text.splitlines():
+        if line.startswith("#"):
+            continue
+        sample, _, value = line.rpartition(" ")
+        if sample.split("{", 1)[0] != name:
+            continue
+        found = dict(re.findall(r'(\w+)="([^"]*)"', sample))
+        if found == labels:
+            return float(value)
+    return 0.0
+
+
+def test_a_well_formed_request_id_is_kept_and_a_bad_one_replaced(client: TestClient) -> None:
+    r = client.get("/healthz", headers={"X-Request-ID": "lb-42.a_b"})
+    assert r.headers["X-Request-ID"] == "lb-42.a_b"
+    generated = client.get("/healthz").headers["X-Request-ID"]
+    assert re.fullmatch(r"[0-9a-f]{16}", generated)
+    assert client.get("/healthz").headers["X-Request-ID"] != generated  # one per request
+    for bad in ["x" * 65, "two words", 'a"b', "line\\nbreak"]:
+        kept = client.get("/healthz", headers={"X-Request-ID": bad}).headers["X-Request-ID"]
+        assert kept != bad and re.fullmatch(r"[0-9a-f]{16}", kept)
+    # Every answer has one, a refusal from the framework (405) and the body limit (413) too.
+    assert client.delete("/api/games").headers["X-Request-ID"]
+    big = client.post("/api/games", content=b"x" * 70_000, headers={"Content-Type": "application/json"})
+    assert big.status_code == 413 and big.headers["X-Request-ID"]
+
+
+def test_every_log_line_of_a_request_carries_its_id_and_never_a_token(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    token = client.post("/api/games", json={}).json()["gm_token"]
+    game = client.get("/api/games").json()[0]["id"]
+    caplog.set_level(logging.INFO)
+    caplog.clear()
+    headers = {"Authorization": f"Bearer {token}", "X-Request-ID": "req-1"}
+    assert client.post(f"/api/games/{game}/start", headers=headers).status_code == 200
+    served = [rec for rec in caplog.records if not rec.name.startswith("httpx")]  # not the client's
+    assert served and all(rec.request_id == "req-1" for rec in served)  # type: ignore[attr-defined]
+    line = next(rec for rec in served if rec.name == "interboard.request")
+    assert line.__dict__["route"] == "/api/games/{game_id}/start" and line.__dict__["status"] == 200
+    # The lines formatted as JSON (as `interboard serve` writes them) hold the id, never the token.
+    formatted = [JsonFormatter().format(rec) for rec in caplog.records]
+    assert any(json.loads(f)["request_id"] == "req-1" for f in formatted)
+    assert not any(token in f for f in formatted) and token not in caplog.text
+
+
+def test_log_lines_made_in_a_handlers_thread_carry_the_request_id(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    client.app.state.service.engine = create_engine("sqlite:////nonexistent-dir/none.sqlite")  # type: ignore[attr-defined]
+    caplog.set_level(logging.INFO)
+    client.get("/readyz", headers={"X-Request-ID": "ready-1"})
+    warning = next(rec for rec in caplog.records if rec.name == "interboard.service.games")
+    assert warning.levelno == logging.WARNING and warning.request_id == "ready-1"  # type: ignore[attr-defined]
+
+
+def test_healthz_and_readyz(client: TestClient) -> None:
+    assert client.get("/healthz").json() == {"status": "ok"}
+    r = client.get("/readyz")
+    assert r.status_code == 200 and r.json() == {"status": "ready"}
+    schema = client.get("/openapi.json").json()["paths"]
+    assert "503" in schema["/readyz"]["get"]["responses"]
+
+
+def test_readyz_is_503_when_the_database_does_not_answer(client: TestClient) -> None:
+    client.app.state.service.engine = create_engine("sqlite:////nonexistent-dir/none.sqlite")  # type: ignore[attr-defined]
+    r = client.get("/readyz")
+    assert r.status_code == 503
+    assert r.json() == {"error": "the database does not answer"}  # the one error body
+    assert client.get("/healthz").status_code == 200  # alive all the same
+
+
+def test_metrics_count_requests_by_route_template(client: TestClient) -> None:
+    for game in ["aaaa", "bbbb", "cccc"]:
+        assert client.get(f"/api/games/{game}").status_code == 404
+    r = client.get("/metrics")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
+    assert "/api/games/aaaa" not in r.text  # the template, never the raw path
+    template = {"route": "/api/games/{game_id}"}
+    assert metric(client, "interboard_http_requests_total", **template, method="GET", status="404") == 3
+    assert metric(client, "interboard_http_request_duration_seconds_count", **template) == 3
+    client.get("/api/games/aaaa/map.svg")  # a route of the web pages' router
+    assert (
+        metric(
+            client,
+            "interboard_http_requests_total",
+            route="/api/games/{game_id}/map.svg",
+            method="GET",
+            status="404",
+        )
+        == 1
+    )
+    client.get("/no/such/page")
+    assert (
+        metric(client, "interboard_http_requests_total", route="unmatched", method="GET", status="404") == 1
+    )
+
+
+def test_metrics_count_processed_phases_and_their_deadline_lag(client: TestClient) -> None:
+    service = client.app.state.service  # type: ignore[attr-defined]
+    # Every seat a bot: the phase is processed at once, ready or not; no deadline, so no lag.
+    client.post("/api/games", json={"seats": dict.fromkeys(POWERS, "bot:hold")})
+    assert len(service.process_due()) == 1
+    assert metric(client, "interboard_phases_processed_total", family="diplomacy") == 1
+    assert metric(client, "interboard_phase_deadline_lag_seconds_count") == 0
+    # A player who never orders: the phase waits for its deadline; processed two hours after.
+    seats = {**dict.fromkeys(POWERS, "bot:hold"), "FRANCE": "Frances"}
+    client.post("/api/games", json={"seats": seats, "deadlines": {"movement": 3600}})
+    service.clock = lambda: utcnow() + timedelta(hours=2)
+    processed = service.process_due()
+    assert len(processed) == 2  # the all-bot game's next phase too
+    assert metric(client, "interboard_phases_processed_total", family="diplomacy") == 3
+    assert metric(client, "interboard_phase_deadline_lag_seconds_count") == 1
+    lag = metric(client, "interboard_phase_deadline_lag_seconds_sum")
+    assert 3599 < lag < 3700
