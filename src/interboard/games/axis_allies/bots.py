@@ -51,7 +51,7 @@ from .moves import (
 from .odds import Battle, OddsError, exact
 from .state import Phase, Unit, World
 
-ATTACK_AT = 0.70
+ATTACK_AT = 0.60
 """The least chance of winning the calculator must give an attack."""
 RETREAT_BELOW = 0.5
 MAX_ATTACKERS = 14
