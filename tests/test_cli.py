@@ -235,3 +235,11 @@ def test_serve_refuses_a_malformed_rate_limit_before_starting() -> None:
     result = runner.invoke(app, ["serve", "--db", "sqlite://", "--rate-limit", "fast"])
     assert result.exit_code != 0
     assert "RATE or RATE:BURST" in result.output
+
+
+def test_serve_refuses_a_database_that_is_not_a_url_before_starting(tmp_path: Path) -> None:
+    """A file path where a URL belongs: a clear refusal, not a traceback."""
+    result = runner.invoke(app, ["serve", "--db", str(tmp_path / "games.sqlite")])
+    assert result.exit_code == 2, result.output
+    assert "is not a database URL" in result.output and "sqlite:///" in result.output
+    assert "Traceback" not in result.output and "serving on" not in result.output

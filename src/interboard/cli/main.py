@@ -224,6 +224,7 @@ def serve(
     The rate limits are kept in the process: several server processes each keep their own."""
     try:
         import uvicorn
+        from sqlalchemy.exc import SQLAlchemyError
 
         from ..service.api import create_app
         from ..service.limits import Rate, RateLimits
@@ -247,11 +248,20 @@ def serve(
             )
         except ValueError as exc:
             raise fail(str(exc)) from exc
-    typer.echo(f"interboard serving on http://{host}:{port} with {url.split('://', 1)[0]} database")
+    kind = url.split("://", 1)[0]
+    try:
+        application = create_app(url, tick=tick, limits=limits)
+    except ValueError as exc:
+        raise fail(str(exc)) from exc
+    except SQLAlchemyError as exc:
+        # The driver's own words (host, port, what refused); the URL is not repeated: it may hold
+        # a password.
+        raise fail(f"cannot open the {kind} database: {getattr(exc, 'orig', None) or exc}") from exc
+    typer.echo(f"interboard serving on http://{host}:{port} with {kind} database")
     # JSON lines on standard error, each with its request's id; the request lines are the app's
     # own (route template, duration), so uvicorn's access log is off.
     uvicorn.run(
-        create_app(url, tick=tick, limits=limits),
+        application,
         host=host,
         port=port,
         log_config=log_config(),

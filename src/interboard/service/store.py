@@ -22,6 +22,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.pool import StaticPool
 
 DEFAULT_URL = "sqlite:///interboard.sqlite"
@@ -33,6 +34,10 @@ do not race to create the tables."""
 
 _alembic_lock = threading.Lock()
 """Alembic keeps the running migration context in a module global: one migration at a time."""
+
+
+class StoreError(ValueError):
+    """A database that cannot be opened as given; the message says why."""
 
 
 def default_url() -> str:
@@ -53,7 +58,13 @@ def open_store(url: str) -> Engine:
 
 def create_store_engine(url: str | URL) -> Engine:
     """An engine for ``url`` with the settings this service needs; the schema is left as it is."""
-    u = make_url(url)
+    try:
+        u = make_url(url)
+    except ArgumentError:
+        raise StoreError(
+            f"{str(url)!r} is not a database URL (for example sqlite:///interboard.sqlite or "
+            "postgresql://user@host/interboard)"
+        ) from None
     if u.drivername == "postgresql":
         u = u.set(drivername="postgresql+psycopg")
     backend = u.get_backend_name()
