@@ -9,10 +9,11 @@ calculator (:mod:`.odds`, exact):
   factories within a bomber's reach of its capitals (two each), then two infantry for each armour
   and a fighter when rich, spending every purse.
 * Combat move: each enemy territory next to its land units, most valuable first, is attacked with
-  the units that can reach it, when the calculator gives the attacker 70 % or more and the IPCs
+  the units that can reach it, when the calculator gives the attacker 60 % or more and the IPCs
   gained (the territory and the enemy units' cost) outweigh the expected losses. Units guarding a
   threatened capital stay home. Armies carried to a sea zone beside an enemy coast storm it on the
-  same odds (never through enemy warships); bombers raid the richest enemy factories in reach.
+  same odds (never through enemy warships), sailing in this move to such a sea zone when they are
+  not beside one; bombers raid the richest enemy factories in reach.
 * Battles: the cheapest casualties; the attacker retreats when the calculator, on the units left,
   no longer gives it even odds.
 * Non-combat move: land units march a step towards the nearest enemy territory that is not a
