@@ -218,6 +218,28 @@ def serve(
             help="Press messages per seat a minute (0: no limit).",
         ),
     ] = 20,
+    max_in_flight: Annotated[
+        int,
+        typer.Option(
+            envvar="INTERBOARD_MAX_IN_FLIGHT",
+            min=0,
+            help="Requests served at once; past it 503 at once (0: no limit).",
+        ),
+    ] = 64,
+    streams_per_address: Annotated[
+        int,
+        typer.Option(
+            envvar="INTERBOARD_STREAMS_PER_ADDRESS",
+            min=0,
+            help="Event streams open at once per address (0: no limit).",
+        ),
+    ] = 4,
+    max_streams: Annotated[
+        int,
+        typer.Option(
+            envvar="INTERBOARD_MAX_STREAMS", min=0, help="Event streams open at once in all (0: no limit)."
+        ),
+    ] = 256,
 ) -> None:
     """Run the game master: the HTTP API (and its web pages) over a database.
 
@@ -245,6 +267,9 @@ def serve(
                 games_per_hour=games_per_hour or None,
                 bot_games_per_hour=bot_games_per_hour or None,
                 press_per_minute=press_per_minute or None,
+                in_flight=max_in_flight or None,
+                streams_per_address=streams_per_address or None,
+                streams=max_streams or None,
             )
         except ValueError as exc:
             raise fail(str(exc)) from exc

@@ -34,6 +34,7 @@ from .limits import (
     Limiter,
     RateLimit,
     RateLimits,
+    Shed,
     TooManyRequests,
     client_address,
     too_many,
@@ -190,6 +191,7 @@ def create_app(db_url: str, tick: float | None = 1.0, limits: RateLimits | None 
     app.state.limiter = limiter
     app.add_middleware(LimitBody)
     app.add_middleware(RateLimit, limiter=limiter)  # before the body is read
+    app.add_middleware(Shed, limits=limiter.limits)  # before anything else is done
     app.add_middleware(SecurityHeaders)  # on every answer, even a 413
     app.add_middleware(Observe, metrics=metrics)  # added last, so outermost: every answer counted
 
@@ -395,6 +397,13 @@ RATE_LIMITED: dict[str, Any] = {
 }
 
 
+OVERLOADED: dict[str, Any] = {
+    **RATE_LIMITED,
+    "description": "the server is busy (too many requests or event streams at once); Retry-After says "
+    "in how many seconds to try again",
+}
+
+
 def _declare_rate_limits(app: FastAPI) -> None:
     """Every operation but the probes may answer 429: the OpenAPI document says so (added to the
     document as it is made, so that no route, the web pages' included, can be missed)."""
@@ -407,6 +416,7 @@ def _declare_rate_limits(app: FastAPI) -> None:
                 if path not in UNLIMITED_PATHS:
                     for operation in operations.values():
                         operation["responses"].setdefault("429", RATE_LIMITED)
+                        operation["responses"].setdefault("503", OVERLOADED)
         return app.openapi_schema or made()
 
     app.openapi = openapi  # type: ignore[method-assign]

@@ -10,7 +10,9 @@ client may get up to that many times the limits (behind a load balancer that spr
 - games created per address per hour, and all-bot games (every seat a bot, a game that plays
   itself and costs the server most) per address per hour: counted when created, so a refused
   attempt costs nothing;
-- press messages per seat per minute.
+- press messages per seat per minute;
+- load shedding (:class:`Shed`): requests served at once by the process, and event streams open at
+  once, per address and in all.
 
 The probes and metrics (``/healthz``, ``/readyz``, ``/metrics``) are never limited. The client
 address is the connection's, or the one a trusted proxy forwards (uvicorn's ``--forwarded-allow-ips``,
@@ -24,7 +26,7 @@ import math
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
@@ -85,10 +87,17 @@ class RateLimits:
     """All-bot games created per address per hour."""
     press_per_minute: int | None = 20
     """Press messages per seat per minute."""
+    in_flight: int | None = 64
+    """Requests this process serves at once (event streams apart); one more is refused at once with
+    503, so that under overload the answers stay quick rather than queue without bound."""
+    streams_per_address: int | None = 4
+    """Event streams open at once per client address (429 past it)."""
+    streams: int | None = 256
+    """Event streams open at once in this process (503 past it)."""
 
     @classmethod
     def off(cls) -> RateLimits:
-        return cls(None, None, None, None, None, None)
+        return cls(**{f.name: None for f in fields(cls)})
 
     def but(self, **changes: object) -> RateLimits:
         return replace(self, **changes)  # type: ignore[arg-type]
@@ -246,5 +255,81 @@ def too_many(exc: TooManyRequests) -> JSONResponse:
     return JSONResponse(
         {"error": exc.message, "details": exc.details},
         status_code=429,
+        headers={"Retry-After": str(exc.retry_after)},
+    )
+
+
+class Overloaded(ServiceError):
+    """More requests at once than the process serves: answered 503 with ``Retry-After``."""
+
+    status = 503
+
+    def __init__(self, what: str, retry_after: int) -> None:
+        super().__init__(f"the server is busy ({what}): try again in {retry_after} s")
+        self.retry_after = retry_after
+        self.details = [{"limit": what, "retry_after": retry_after}]
+
+
+STREAM_RETRY_S = 5
+"""Retry-After for a refused event stream: a page falls back on its own polling meanwhile."""
+
+
+class Shed:
+    """Load shedding: past ``in_flight`` requests at once, or past the caps on open event streams,
+    a request is refused before any work is done (503, or 429 for one address's streams). The
+    counts are the event loop's own, so no lock is needed."""
+
+    def __init__(self, app: ASGIApp, limits: RateLimits) -> None:
+        self.app = app
+        self.limits = limits
+        self.in_flight = 0
+        self.streams = 0
+        self.streams_of: dict[str, int] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] in UNLIMITED_PATHS:
+            await self.app(scope, receive, send)
+            return
+        if scope["path"].endswith("/events"):
+            await self._stream(scope, receive, send)
+            return
+        cap = self.limits.in_flight
+        if cap is not None and self.in_flight >= cap:
+            await overloaded(Overloaded("requests at once", 1))(scope, receive, send)
+            return
+        self.in_flight += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.in_flight -= 1
+
+    async def _stream(self, scope: Scope, receive: Receive, send: Send) -> None:
+        address = client_address(scope)
+        mine = self.streams_of.get(address, 0)
+        per_address, total = self.limits.streams_per_address, self.limits.streams
+        if per_address is not None and mine >= per_address:
+            refusal = too_many(TooManyRequests("open event streams per address", STREAM_RETRY_S))
+            await refusal(scope, receive, send)
+            return
+        if total is not None and self.streams >= total:
+            await overloaded(Overloaded("open event streams", STREAM_RETRY_S))(scope, receive, send)
+            return
+        self.streams += 1
+        self.streams_of[address] = mine + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.streams -= 1
+            left = self.streams_of[address] - 1
+            if left:
+                self.streams_of[address] = left
+            else:
+                del self.streams_of[address]
+
+
+def overloaded(exc: Overloaded) -> JSONResponse:
+    return JSONResponse(
+        {"error": exc.message, "details": exc.details},
+        status_code=503,
         headers={"Retry-After": str(exc.retry_after)},
     )

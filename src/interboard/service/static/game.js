@@ -693,13 +693,19 @@ async function showMap() {
 }
 
 // ------------------------------------------------------------------ live updates
+const STREAM_RETRY_MS = 5000;  // the server's Retry-After for a refused event stream
 function listen() {
   const source = new EventSource(`/api/games/${gameId}/events`);
   source.addEventListener("update", (event) => {
     const data = JSON.parse(event.data);
     if (data.version !== state.version) loadAll();
   });
-  // EventSource reconnects by itself after an error; nothing to do here.
+  source.addEventListener("error", () => {
+    // A dropped stream reconnects by itself; a refused one (a busy server: 429 or 503) is closed
+    // for good, so the page reloads the game and asks again a little later.
+    if (source.readyState !== EventSource.CLOSED) return;
+    setTimeout(() => { loadAll(); listen(); }, STREAM_RETRY_MS);
+  });
 }
 
 function main() {

@@ -1,0 +1,142 @@
+"""Load shedding (issue 17 point 2): past the requests a process serves at once, or past the caps
+on open event streams, a request is refused at once (503, or 429 for one address's streams) with a
+numeric Retry-After in the error body's shape; the next one passes once a place is free."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from interboard.service.api import RateLimits, create_app
+from interboard.service.limits import Shed
+
+
+class Held:
+    """An ASGI app whose every request waits until ``release`` is set, then answers 200."""
+
+    def __init__(self) -> None:
+        self.release = asyncio.Event()
+        self.started = 0
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        self.started += 1
+        await self.release.wait()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+
+async def call(app: Any, path: str, address: str = "10.0.0.1") -> tuple[int, dict[str, str], bytes]:
+    """One GET through ``app`` as an ASGI server would send it: (status, headers, body)."""
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "headers": [],
+        "client": (address, 50000),
+        "server": ("testserver", 80),
+        "scheme": "http",
+        "http_version": "1.1",
+        "root_path": "",
+    }
+    answer: dict[str, Any] = {"body": b""}
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            answer["status"] = message["status"]
+            answer["headers"] = {k.decode().lower(): v.decode() for k, v in message["headers"]}
+        else:
+            answer["body"] += message.get("body", b"")
+
+    await app(scope, receive, send)
+    return answer["status"], answer["headers"], answer["body"]
+
+
+def refused(answer: tuple[int, dict[str, str], bytes], status: int, limit: str) -> None:
+    code, headers, body = answer
+    assert code == status, answer
+    assert int(headers["retry-after"]) >= 1
+    parsed = json.loads(body)
+    assert "try again" in parsed["error"] and parsed["details"][0]["limit"] == limit
+
+
+def test_past_the_requests_served_at_once_the_next_is_refused_with_503_at_once() -> None:
+    async def scenario() -> None:
+        held = Held()
+        shed = Shed(held, RateLimits.off().but(in_flight=2))
+        first = [asyncio.create_task(call(shed, "/api/games")) for _ in range(2)]
+        while held.started < 2:
+            await asyncio.sleep(0)
+        refused(await call(shed, "/api/games"), 503, "requests at once")
+        assert held.started == 2  # refused before any work
+        held.release.set()
+        assert [(await t)[0] for t in first] == [200, 200]
+        assert (await call(shed, "/api/games"))[0] == 200  # a place is free again
+
+    asyncio.run(scenario())
+
+
+def test_the_probes_are_never_shed() -> None:
+    async def scenario() -> None:
+        held = Held()
+        shed = Shed(held, RateLimits.off().but(in_flight=1))
+        busy = asyncio.create_task(call(shed, "/api/games"))
+        while held.started < 1:
+            await asyncio.sleep(0)
+        probe = asyncio.create_task(call(shed, "/healthz"))
+        while held.started < 2:
+            await asyncio.sleep(0)  # the probe reached the app though the process is full
+        held.release.set()
+        assert (await busy)[0] == 200 and (await probe)[0] == 200
+
+    asyncio.run(scenario())
+
+
+def test_event_streams_are_capped_per_address_and_in_all() -> None:
+    async def scenario() -> None:
+        held = Held()
+        shed = Shed(held, RateLimits.off().but(streams_per_address=1, streams=2, in_flight=1))
+        path = "/api/games/abc/events"
+        mine = asyncio.create_task(call(shed, path, "10.0.0.1"))
+        while held.started < 1:
+            await asyncio.sleep(0)
+        refused(await call(shed, path, "10.0.0.1"), 429, "open event streams per address")
+        other = asyncio.create_task(call(shed, path, "10.0.0.2"))  # another address: its own count
+        while held.started < 2:
+            await asyncio.sleep(0)
+        refused(await call(shed, path, "10.0.0.3"), 503, "open event streams")
+        # Streams are not requests in flight: an ordinary request still has its place.
+        plain = asyncio.create_task(call(shed, "/api/games", "10.0.0.3"))
+        while held.started < 3:
+            await asyncio.sleep(0)
+        held.release.set()
+        assert [(await t)[0] for t in (mine, other, plain)] == [200, 200, 200]
+        assert shed.streams == 0 and shed.streams_of == {} and shed.in_flight == 0
+
+    asyncio.run(scenario())
+
+
+def test_the_server_sheds_through_its_own_stack_and_says_so_in_its_openapi(tmp_path: Path) -> None:
+    app = create_app(
+        f"sqlite:///{tmp_path / 'shed.sqlite'}", tick=None, limits=RateLimits.off().but(in_flight=0)
+    )
+    with TestClient(app) as client:
+        answer = client.get("/api/variants")
+        assert answer.status_code == 503 and int(answer.headers["retry-after"]) >= 1
+        assert answer.headers["x-frame-options"] == "DENY"  # the refusal still carries the headers
+        assert client.get("/healthz").status_code == 200
+    document = create_app(
+        f"sqlite:///{tmp_path / 'doc.sqlite'}", tick=None, limits=RateLimits.off()
+    ).openapi()
+    for path, operations in document["paths"].items():
+        for operation in operations.values():
+            if path not in ("/healthz", "/readyz"):
+                assert "503" in operation["responses"], (path, sorted(operation["responses"]))
