@@ -361,13 +361,16 @@ def exact(battle: Battle) -> Odds:
     # A side's fire depends only on its own mix of units and on whether the other side has a
     # destroyer (submarines' first strike, aircraft against submarines), so it is worked out once
     # per such key: the distribution of the hits it scores, and the classes of unit they may hit.
-    fire_cache: dict[tuple[str, bool, str, tuple[int, ...], bool], tuple[Hits, frozenset[str]]] = {}
+    # AA fire is the exception: a shot at each attacking aircraft, so the attacker's mix is in its key.
+    FireKey = tuple[str, bool, str, tuple[int, ...], bool | tuple[int, ...]]
+    fire_cache: dict[FireKey, tuple[Hits, frozenset[str]]] = {}
     no_fire: tuple[Hits, frozenset[str]] = (((), 1.0),), frozenset()
 
     def side_fire(stage: str, ctx: Context, side: str, a: int, d: int) -> tuple[Hits, frozenset[str]]:
         own, other = (att, dfn) if side == "attacker" else (dfn, att)
         own_mask, other_mask = (a, d) if side == "attacker" else (d, a)
-        key = (stage, ctx.first_round, side, own.mix(own_mask), other.has_destroyer(other_mask))
+        facing = other.mix(other_mask) if stage == "aa" else other.has_destroyer(other_mask)
+        key: FireKey = (stage, ctx.first_round, side, own.mix(own_mask), facing)
         found = fire_cache.get(key)
         if found is None:
             if stage == "bombard":
