@@ -16,14 +16,11 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from .state import Unit
 from .units import UnitType
 from .volleys import Context, Volley, can_hit, eligible, volley_order, volleys
-
-Side = tuple[tuple[int, int], ...]
-"""The units left on a side: (unit index, damage) pairs, sorted."""
 
 
 class OddsError(ValueError):
@@ -87,7 +84,6 @@ class _Setup:
     bombard_units: list[Unit]
     ctx_first: Context
     ctx_later: Context
-    cost: dict[int, int] = field(default_factory=dict)
 
 
 def _setup(battle: Battle) -> _Setup:
@@ -118,7 +114,7 @@ def _setup(battle: Battle) -> _Setup:
         defending_subs_first_strike=battle.defending_subs_first_strike,
         low_luck=battle.low_luck,
     )
-    setup = _Setup(
+    return _Setup(
         battle,
         att,
         dfn,
@@ -126,8 +122,6 @@ def _setup(battle: Battle) -> _Setup:
         Context(first_round=True, **common),  # type: ignore[arg-type]
         Context(first_round=False, **common),  # type: ignore[arg-type]
     )
-    setup.cost = {u.id: battle.table[u.type].cost or 0 for u in att + dfn}
-    return setup
 
 
 # ---------------------------------------------------------------------- one side's hits
@@ -181,52 +175,6 @@ def _side_hits(vs: Sequence[Volley], side: str, low_luck: bool) -> Dist:
     return joint
 
 
-# ---------------------------------------------------------------------- casualties in order
-def _order_key(setup: _Setup, unit: Unit, k: int, attacking: bool) -> tuple[float, ...]:
-    table = setup.battle.table
-    ut = table[unit.type]
-    free = ut.hits > 1 and unit.damage + k < ut.hits - 1
-    order = setup.battle.attacker_order if attacking else setup.battle.defender_order
-    if order:
-        rank = order.index(unit.type) if unit.type in order else len(order)
-        return (0.0 if free else 1.0, float(rank), float(unit.id))
-    value = ut.attack if attacking else ut.defence
-    return (0.0 if free else float(ut.cost or 0), float(value), float(unit.id))
-
-
-def _apply(
-    setup: _Setup, side: Side, units: Mapping[int, Unit], hits: tuple[tuple[str, int], ...], attacking: bool
-) -> Side:
-    """The side left after taking ``hits``: the most constrained hits first, each to the first unit
-    in the order of loss it may go to."""
-    if not hits:
-        return side
-    table = setup.battle.table
-    state = dict(side)
-    slots = []
-    for uid, dmg in side:
-        u = units[uid]
-        for k in range(table[u.type].hits - dmg):
-            slots.append((uid, k))
-    probe = {uid: Unit(uid, units[uid].type, "", "", damage=dmg) for uid, dmg in side}
-    slots.sort(key=lambda s: _order_key(setup, probe[s[0]], s[1], attacking))
-    used: set[tuple[int, int]] = set()
-    counts = dict(hits)
-    for cls in ("air", "sea", "not_sub", "any"):
-        for _ in range(counts.get(cls, 0)):
-            pick = next((s for s in slots if s not in used and eligible(table, probe[s[0]], cls)), None)
-            if pick is None:
-                break
-            used.add(pick)
-    for uid, _ in used:
-        state[uid] = state.get(uid, 0) + 1
-    out = []
-    for uid, dmg in sorted(state.items()):
-        if dmg < table[units[uid].type].hits:
-            out.append((uid, dmg))
-    return tuple(out)
-
-
 # ---------------------------------------------------------------------- the chain
 Value = tuple[float, float, float, float, float, float]
 """(attacker wins, defender wins, draw, stalemate, attacker value left, defender value left)."""
@@ -240,8 +188,9 @@ class _Slots:
     Every hit a unit can take is a slot (a battleship has two); the slots are sorted once in the order
     the side loses them (the battleship's free hit first, then cheapest first, or the given order),
     and bit ``k`` is the ``k``-th slot. A side's state is then the mask of the slots left, and a hit
-    of a class goes to the lowest bit among the slots that class may hit: the same choice as
-    :func:`_apply`, at the cost of a few integer operations."""
+    of a class goes to the lowest bit among the slots that class may hit (the most constrained
+    classes first: AA's hits on aircraft, submarines' on ships, aircraft's on anything but
+    submarines, then the rest)."""
 
     def __init__(self, setup: _Setup, units: list[Unit], attacking: bool) -> None:
         table = setup.battle.table
@@ -550,33 +499,32 @@ def simulate(battle: Battle, trials: int, seed: int = 0) -> Odds:
     """The battle fought ``trials`` times with dice from a seeded generator."""
     setup = _setup(battle)
     battle = setup.battle
-    units = {u.id: u for u in setup.att_units + setup.def_units}
     table = battle.table
+    att = _Slots(setup, setup.att_units, True)
+    dfn = _Slots(setup, setup.def_units, False)
     rng = random.Random(seed)
     d6: Callable[[], int] = lambda: rng.randint(1, 6)  # noqa: E731
     wins = [0, 0, 0, 0]
     lost_a = lost_d = 0.0
-    value = {uid: table[u.type].cost or 0 for uid, u in units.items()}
     for _ in range(trials):
-        a: Side = tuple((u.id, 0) for u in setup.att_units)
-        d: Side = tuple((u.id, 0) for u in setup.def_units)
+        a, d = att.full, dfn.full
         first = True
         for _round in range(10_000):
             if not a or not d:
                 break
             ctx = setup.ctx_first if first else setup.ctx_later
-            if not any(can_hit(table, _live(units, a), _live(units, d), ctx)) and not (
+            if not any(can_hit(table, att.live(a), dfn.live(d), ctx)) and not (
                 first and (battle.aa or battle.bombard)
             ):
                 break
-            doomed: set[int] = set()
+            doomed = 0  # the slots of units hit by bombardment: they fire back this round, then go
             for stage in volley_order(1 if first else 2, ctx.land):
                 if not a or not d:
                     break
                 if stage == "bombard":
-                    vs = _bombard_volleys(setup, _live(units, d), ctx)
+                    vs = _bombard_volleys(setup, dfn.live(d), ctx)
                 else:
-                    vs = volleys(stage, table, _live(units, a), _live(units, d), ctx)
+                    vs = volleys(stage, table, att.live(a), dfn.live(d), ctx)
                 hits: dict[str, dict[str, int]] = {"attacker": {}, "defender": {}}
                 for v in vs:
                     if battle.low_luck:
@@ -587,14 +535,13 @@ def simulate(battle: Battle, trials: int, seed: int = 0) -> Odds:
                     if n:
                         target = "defender" if v.side == "attacker" else "attacker"
                         hits[target][v.targets] = hits[target].get(v.targets, 0) + n
-                na = _apply(setup, a, units, tuple(sorted(hits["attacker"].items())), True)
-                nd = _apply(setup, d, units, tuple(sorted(hits["defender"].items())), False)
+                na = att.take(a, tuple(sorted(hits["attacker"].items())))
+                nd = dfn.take(d, tuple(sorted(hits["defender"].items())))
                 if stage == "bombard":
-                    doomed |= {uid for uid, _ in d} - {uid for uid, _ in nd}
+                    doomed |= dfn.killed(d, nd)
                     nd = d
                 a, d = na, nd
-            if doomed:
-                d = tuple(x for x in d if x[0] not in doomed)
+            d &= ~doomed
             first = False
         if a and d:
             wins[3] += 1
@@ -604,12 +551,8 @@ def simulate(battle: Battle, trials: int, seed: int = 0) -> Odds:
             wins[1] += 1
         else:
             wins[2] += 1
-        lost_a += sum(value[u.id] for u in setup.att_units) - sum(value[uid] for uid, _ in a)
-        lost_d += sum(value[u.id] for u in setup.def_units) - sum(value[uid] for uid, _ in d)
+        lost_a += att.worth(att.full) - att.worth(a)
+        lost_d += dfn.worth(dfn.full) - dfn.worth(d)
     share = 1.0 / trials
     aw, dw, draw, stalemate = (w * share for w in wins)
     return Odds(aw, dw, draw, stalemate, lost_a * share, lost_d * share, "dice", trials)
-
-
-def _live(units: Mapping[int, Unit], side: Side) -> list[Unit]:
-    return [Unit(uid, units[uid].type, units[uid].owner, "X", damage=dmg) for uid, dmg in side]
