@@ -34,10 +34,10 @@ from .limits import (
     Limiter,
     RateLimit,
     RateLimits,
+    Refused,
     Shed,
-    TooManyRequests,
     client_address,
-    too_many,
+    refusal,
 )
 from .observe import Metrics, Observe, install_log_context
 from .schemas import NAME_MAX, NO_NUL, Strict, Whole, create_game_body
@@ -201,8 +201,8 @@ def create_app(db_url: str, tick: float | None = 1.0, limits: RateLimits | None 
         details = getattr(exc, "details", None)
         if details:
             body["details"] = details
-        if isinstance(exc, TooManyRequests):
-            return too_many(exc)
+        if isinstance(exc, Refused):
+            return refusal(exc)
         headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
         return JSONResponse(body, status_code=exc.status, headers=headers)
 

@@ -103,15 +103,22 @@ class RateLimits:
         return replace(self, **changes)  # type: ignore[arg-type]
 
 
-class TooManyRequests(ServiceError):
-    """Over a rate limit: answered 429 with ``Retry-After``."""
+class Refused(ServiceError):
+    """A limit reached: answered with ``status`` and ``Retry-After``, ``details`` naming the limit."""
 
     status = 429
 
-    def __init__(self, what: str, retry_after: int) -> None:
-        super().__init__(f"too many {what}: try again in {retry_after} s")
+    def __init__(self, message: str, what: str, retry_after: int) -> None:
+        super().__init__(f"{message}: try again in {retry_after} s")
         self.retry_after = retry_after
         self.details = [{"limit": what, "retry_after": retry_after}]
+
+
+class TooManyRequests(Refused):
+    """Over a rate limit: 429."""
+
+    def __init__(self, what: str, retry_after: int) -> None:
+        super().__init__(f"too many {what}", what, retry_after)
 
 
 Check = tuple[str, str, Rate]
@@ -248,26 +255,25 @@ class RateLimit:
         if refused is None:
             await self.app(scope, receive, send)
             return
-        await too_many(TooManyRequests(*refused))(scope, receive, send)
+        await refusal(TooManyRequests(*refused))(scope, receive, send)
 
 
-def too_many(exc: TooManyRequests) -> JSONResponse:
+def refusal(exc: Refused) -> JSONResponse:
+    """The answer to a limit reached: the error body, its status and ``Retry-After``."""
     return JSONResponse(
         {"error": exc.message, "details": exc.details},
-        status_code=429,
+        status_code=exc.status,
         headers={"Retry-After": str(exc.retry_after)},
     )
 
 
-class Overloaded(ServiceError):
-    """More requests at once than the process serves: answered 503 with ``Retry-After``."""
+class Overloaded(Refused):
+    """More requests at once than the process serves: 503."""
 
     status = 503
 
     def __init__(self, what: str, retry_after: int) -> None:
-        super().__init__(f"the server is busy ({what}): try again in {retry_after} s")
-        self.retry_after = retry_after
-        self.details = [{"limit": what, "retry_after": retry_after}]
+        super().__init__(f"the server is busy ({what})", what, retry_after)
 
 
 STREAM_RETRY_S = 5
@@ -295,7 +301,7 @@ class Shed:
             return
         cap = self.limits.in_flight
         if cap is not None and self.in_flight >= cap:
-            await overloaded(Overloaded("requests at once", 1))(scope, receive, send)
+            await refusal(Overloaded("requests at once", 1))(scope, receive, send)
             return
         self.in_flight += 1
         try:
@@ -308,11 +314,11 @@ class Shed:
         mine = self.streams_of.get(address, 0)
         per_address, total = self.limits.streams_per_address, self.limits.streams
         if per_address is not None and mine >= per_address:
-            refusal = too_many(TooManyRequests("open event streams per address", STREAM_RETRY_S))
-            await refusal(scope, receive, send)
+            refused = refusal(TooManyRequests("open event streams per address", STREAM_RETRY_S))
+            await refused(scope, receive, send)
             return
         if total is not None and self.streams >= total:
-            await overloaded(Overloaded("open event streams", STREAM_RETRY_S))(scope, receive, send)
+            await refusal(Overloaded("open event streams", STREAM_RETRY_S))(scope, receive, send)
             return
         self.streams += 1
         self.streams_of[address] = mine + 1
@@ -325,11 +331,3 @@ class Shed:
                 self.streams_of[address] = left
             else:
                 del self.streams_of[address]
-
-
-def overloaded(exc: Overloaded) -> JSONResponse:
-    return JSONResponse(
-        {"error": exc.message, "details": exc.details},
-        status_code=503,
-        headers={"Retry-After": str(exc.retry_after)},
-    )
