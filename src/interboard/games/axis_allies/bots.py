@@ -185,7 +185,7 @@ class _Plan:
             places = [a for a in offered if isinstance(a, Place) and a.units[0][0] == "infantry"]
             if not places:
                 break
-            best = min(places, key=lambda a: (front.get(a.at, 99), a.at))
+            best = min(places, key=lambda a: (front.get(a.at, FAR), a.at))
             if not self.play(best):
                 break
 
@@ -276,6 +276,17 @@ class _Plan:
             if u.owner == self.power and u.aboard is not None and w.unit_type(u).is_land and not u.moved
         ]
 
+    def cargo_zones(self) -> list[str]:
+        """The sea zones where units of ours are aboard ships."""
+        w = self.world
+        return sorted(
+            {
+                u.at
+                for u in w.units.values()
+                if u.owner == self.power and u.aboard is not None and w.is_sea(u.at)
+            }
+        )
+
     def best_beach(self, zone: str, cargo: list[Unit]) -> tuple[float, str] | None:
         """The enemy coast beside ``zone`` that ``cargo`` would storm with the odds an attack needs,
         the most worth taking (IPCs and enemy units' cost less the expected losses), and its worth."""
@@ -300,10 +311,7 @@ class _Plan:
         """Loaded transports with no coast to storm where they are sail, in the combat move, to an
         empty sea zone beside one (they land from it in :meth:`landings`)."""
         w = self.world
-        zones = sorted({u.at for u in w.units.values() if u.owner == self.power and u.aboard is not None})
-        for zone in zones:
-            if not w.is_sea(zone):
-                continue
+        for zone in self.cargo_zones():
             ships = [t for t in transports_at(self.world, zone, self.power) if not t.moved]
             cargo = self.aboard(zone)
             if not ships or not cargo or self.best_beach(zone, cargo) is not None:
@@ -323,10 +331,8 @@ class _Plan:
     def landings(self) -> None:
         """Units carried to a sea zone beside an enemy territory storm it when the calculator gives
         the landing the odds an attack needs (never through enemy warships: no sea battle first)."""
-        w = self.world
-        zones = sorted({u.at for u in w.units.values() if u.owner == self.power and u.aboard is not None})
-        for zone in zones:
-            cargo = self.aboard(zone) if w.is_sea(zone) else []
+        for zone in self.cargo_zones():
+            cargo = self.aboard(zone)
             found = self.best_beach(zone, cargo) if cargo else None
             if found is None:
                 continue
@@ -429,15 +435,15 @@ class _Plan:
                 continue
             if u.at in guarding and self.threat(u.at) >= self.defence(u.at) - ut.defence:
                 continue
-            here = front.get(u.at, 99)
+            here = front.get(u.at, FAR)
             steps = [
                 n
                 for n in neighbours(self.world, u.at)
                 if not self.world.is_sea(n)
-                and front.get(n, 99) < here
+                and front.get(n, FAR) < here
                 and not hostile_land(self.world, n, self.power)
             ]
-            for n in sorted(steps, key=lambda n: (front.get(n, 99), n)):
+            for n in sorted(steps, key=lambda n: (front.get(n, FAR), n)):
                 if self.play(Move(((u.type, 1),), u.at, n)):
                     break
         self.sweep_convoys()
@@ -618,7 +624,7 @@ class _Plan:
             ]
             if not stranded:
                 return
-            best = min(stranded, key=lambda a: (front.get(a.to, 99), a.to))
+            best = min(stranded, key=lambda a: (front.get(a.to, FAR), a.to))
             if not self.play(best):
                 return
 
