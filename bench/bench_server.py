@@ -18,7 +18,7 @@ For each database (``--only`` one of them):
    must act and is not ready yet, GET its legal-order tree (``/options``), PUT one random legal
    order per unit (per build or removal due) for the current phase, and PUT ready; otherwise it
    waits ``--poll`` seconds and looks again. The last seat to get ready has the phase processed
-   (the server's ``--tick`` scheduler catches any that a race missed). Measured: requests per
+   (the server's scheduler catches any that a race missed). Measured: requests per
    second, p50 / p99 latency overall and per endpoint kind, phases processed per second, the status
    of every refused request (there should be no 5xx), the CPU used by the server process, by the
    PostgreSQL processes (throwaway cluster only), by this client and by the whole machine (other
@@ -197,13 +197,13 @@ class PgDatabases:
 
 # ---------------------------------------------------------------------- the server subprocess
 @contextlib.contextmanager
-def server(db_url: str, tick: float, workdir: Path) -> Iterator[tuple[str, int]]:
+def server(db_url: str, sweep: float, workdir: Path) -> Iterator[tuple[str, int]]:
     """``interboard serve`` on 127.0.0.1 and a free port: yields (base URL, pid)."""
     port = free_port()
     log_path = workdir / f"server-{port}.log"
     cmd = [
         sys.executable, "-m", "interboard.cli.main", "serve",
-        "--db", db_url, "--host", HOST, "--port", str(port), "--tick", str(tick),
+        "--db", db_url, "--host", HOST, "--port", str(port), "--sweep", str(sweep),
         "--no-rate-limits",  # the load comes from one address: the server's own rate is measured
     ]  # fmt: skip
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -300,7 +300,7 @@ class LoadResult:
     pg_backends: dict[str, float] | None = None
     """PostgreSQL backends of the server's database by state, mean over the run."""
     idle_cpu: float = 0.0
-    """The idle server's CPU per second (its --tick scheduler)."""
+    """The idle server's CPU per second (its scheduler, asleep until a deadline)."""
     machine_busy: float = 0.0
     """Fraction of all the machine's CPUs busy during the run (every process)."""
     threads: dict[str, float] = field(default_factory=dict)
@@ -750,7 +750,7 @@ def run_backend(name: str, args: argparse.Namespace, workdir: Path) -> BackendRe
             note = dbs.note
             db_pid = cluster.postmaster_pid if cluster else lambda: None
         print(f"  load: {args.games} games, {args.seconds:g} s, {args.workers} workers ...", flush=True)
-        with server(load_url, args.tick, workdir) as (base, pid):
+        with server(load_url, args.sweep, workdir) as (base, pid):
             pg_watch = load_url if name == "postgresql" else None
             result = asyncio.run(load(base, args, db_pid, pid, pg_watch))
         print(f"  profile: in-process pass, {args.profile_seconds:g} s ...", flush=True)
@@ -889,7 +889,7 @@ def report(results: list[BackendResult], args: argparse.Namespace) -> None:
     rows.append(("server threads (mean):", ["" for _ in results]))
     for key, label in THREAD_STATES:
         row(f"  {label}", functools.partial(lambda r, k: f"{r.load.threads.get(k, 0.0):.2f}", k=key))
-    row("idle server CPU (--tick scheduler)", lambda r: f"{r.load.idle_cpu:.1%}")
+    row("idle server CPU (scheduler asleep)", lambda r: f"{r.load.idle_cpu:.1%}")
     row("server CPU per request, less idle", lambda r: f"{request_cpu(r.load) * 1e3:.2f} ms")
     row(
         "  of it, service calls",
@@ -929,7 +929,8 @@ def report(results: list[BackendResult], args: argparse.Namespace) -> None:
     print()
     print(
         f"interboard server load: {args.games} games, {args.seconds:g} s, {args.workers} workers, "
-        f"poll {args.poll:g} s, tick {args.tick:g} s; {os.cpu_count()} CPUs; Python {sys.version.split()[0]}"
+        f"poll {args.poll:g} s, sweep {args.sweep:g} s; {os.cpu_count()} CPUs; "
+        f"Python {sys.version.split()[0]}"
     )
     print("".ljust(width) + "".join(n.ljust(c) for n, c in zip(names, cols, strict=True)))
     for label, values in rows:
@@ -959,7 +960,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=16, help="requests in flight at most")
     ap.add_argument("--phases", type=int, default=0, help="stop a game after this many phases (0: no limit)")
     ap.add_argument("--poll", type=float, default=0.25, help="seconds a waiting seat waits between views")
-    ap.add_argument("--tick", type=float, default=1.0, help="the server's --tick")
+    ap.add_argument("--sweep", type=float, default=60.0, help="the server's --sweep")
     ap.add_argument("--profile-seconds", type=float, default=8.0, help="length of the in-process pass")
     ap.add_argument("--pg-url", help="a PostgreSQL server to use instead of a throwaway cluster")
     ap.add_argument("--only", choices=("sqlite", "postgresql"))
@@ -971,7 +972,7 @@ def main(argv: list[str] | None = None) -> int:
         "--workers": 1 <= args.workers <= 1000,
         "--phases": 0 <= args.phases <= 100_000,
         "--poll": 0.01 <= args.poll <= 60,
-        "--tick": 0.1 <= args.tick <= 60,
+        "--sweep": 0.1 <= args.sweep <= 3600,
         "--profile-seconds": 0 < args.profile_seconds <= 600,
     }
     bad = [k for k, ok in checks.items() if not ok]

@@ -66,7 +66,7 @@ def test_protocol_values() -> None:
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(
-        create_app(f"sqlite:///{tmp_path / 'conformance.sqlite'}", tick=None, limits=RateLimits.off())
+        create_app(f"sqlite:///{tmp_path / 'conformance.sqlite'}", sweep=None, limits=RateLimits.off())
     ) as c:
         yield c
 

@@ -135,9 +135,17 @@ def check_variant(
                 raise _fail(v, where, f"the malformed action {MALFORMED!r} was not refused with a message")
             submissions[seat] = actions
             report.actions += len(actions)
+            fam.options(previous, seat)
+        # What reads a state must leave it as it was: the server keeps a phase's state and reads it
+        # for many requests.
+        fam.view(previous)
+        fam.alive(previous)
+        fam.pending(previous)
         done = match.play(submissions)
         if _json(previous, v, where) != snapshot:
-            raise _fail(v, where, "checking, listing or processing actions changed the state it was given")
+            raise _fail(
+                v, where, "viewing, checking, listing or processing actions changed the state it was given"
+            )
         _json(done.state, v, f"{where}: state after it")
         for result in done.results:
             missing = [k for k in ("power", "order", "succeeded") if k not in result]

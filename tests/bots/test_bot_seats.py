@@ -17,7 +17,7 @@ POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"
 
 @pytest.fixture
 def client(db_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db_url, tick=None, limits=RateLimits.off())) as c:
+    with TestClient(create_app(db_url, sweep=None, limits=RateLimits.off())) as c:
         yield c
 
 

@@ -74,7 +74,7 @@ class Target:
     games: list[Game] = field(default_factory=list)
 
 
-_schema_app = create_app("sqlite://", tick=None, limits=RateLimits.off())
+_schema_app = create_app("sqlite://", sweep=None, limits=RateLimits.off())
 FORWARD = Forward(_schema_app)
 TARGET = Target()
 
@@ -89,7 +89,7 @@ schema.config.update(request_timeout=5)
 def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
     """The app under test, over a SQLite file, with an active game and a forming one."""
     app = create_app(
-        f"sqlite:///{tmp_path_factory.mktemp('fuzz') / 'fuzz.sqlite'}", tick=None, limits=RateLimits.off()
+        f"sqlite:///{tmp_path_factory.mktemp('fuzz') / 'fuzz.sqlite'}", sweep=None, limits=RateLimits.off()
     )
     service = app.state.service
     active = service.create(NewGame(seats={p: p.title() for p in POWERS}, deadlines={"movement": 3600}))

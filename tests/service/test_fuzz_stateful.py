@@ -20,7 +20,7 @@ from .test_fuzz import excluded_for
 MAX_EXAMPLES = 80
 STEPS = 15
 
-app = create_app("sqlite://", tick=None, limits=RateLimits.off())
+app = create_app("sqlite://", sweep=None, limits=RateLimits.off())
 schema = schemathesis.openapi.from_dict(app.openapi())
 schema.app = app
 schema.location = "/openapi.json"

@@ -27,7 +27,7 @@ ERROR_REF = "#/components/schemas/ErrorBody"
 
 @pytest.fixture
 def client(sqlite_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(sqlite_url, tick=None, limits=RateLimits.off())) as c:
+    with TestClient(create_app(sqlite_url, sweep=None, limits=RateLimits.off())) as c:
         yield c
 
 
@@ -154,7 +154,7 @@ def test_a_chunked_body_is_cut_off_at_the_limit_without_reading_the_rest(sqlite_
 
 
 async def _chunked_upload(sqlite_url: str) -> None:
-    app = create_app(sqlite_url, tick=None, limits=RateLimits.off())
+    app = create_app(sqlite_url, sweep=None, limits=RateLimits.off())
     sent = 0
     chunk = b" " * 65536
 
@@ -176,7 +176,7 @@ async def _chunked_upload(sqlite_url: str) -> None:
 # ---------------------------------------------------------------- 6. extend never makes a deadline
 def test_extending_a_phase_without_a_deadline_is_refused_and_makes_none(sqlite_url: str) -> None:
     now = [datetime(2026, 1, 1, tzinfo=UTC)]
-    app = create_app(sqlite_url, tick=None, limits=RateLimits.off())
+    app = create_app(sqlite_url, sweep=None, limits=RateLimits.off())
     service: GameService = app.state.service
     service.clock = lambda: now[0]
     with TestClient(app) as client:
@@ -231,7 +231,7 @@ def test_a_player_name_over_the_limit_is_refused_at_creation_and_at_join(client:
 
 
 def test_the_service_refuses_a_long_name_rather_than_cutting_it(sqlite_url: str) -> None:
-    app = create_app(sqlite_url, tick=None, limits=RateLimits.off())
+    app = create_app(sqlite_url, sweep=None, limits=RateLimits.off())
     service: GameService = app.state.service
     with pytest.raises(Exception, match="1 to 100 characters"):
         service.create(NewGame(seats={"FRANCE": "x" * 101}))
@@ -276,7 +276,7 @@ def test_docs_load_swagger_ui_from_this_server(client: TestClient) -> None:
 
 # ---------------------------------------------------------------- 10. a seat's press chosen in SQL
 def test_a_seat_view_loads_only_the_messages_the_seat_may_read(db_url: str) -> None:
-    with TestClient(create_app(db_url, tick=None, limits=RateLimits.off())) as client:
+    with TestClient(create_app(db_url, sweep=None, limits=RateLimits.off())) as client:
         gid, _, tokens = full_game(client)
         for i in range(30):
             body = {"to": ["ENGLAND"], "body": f"secret {i}"}

@@ -40,7 +40,7 @@ def make(tmp_path: Path, clock: Clock) -> Iterator[Any]:
     opened: list[TestClient] = []
 
     def build(limits: RateLimits) -> tuple[FastAPI, TestClient]:
-        app = create_app(f"sqlite:///{tmp_path / f'limits{len(opened)}.sqlite'}", tick=None, limits=limits)
+        app = create_app(f"sqlite:///{tmp_path / f'limits{len(opened)}.sqlite'}", sweep=None, limits=limits)
         app.state.limiter.clock = clock
         client = TestClient(app, client=("10.0.0.1", 50000)).__enter__()
         opened.append(client)

@@ -23,7 +23,7 @@ POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"
 
 @pytest.fixture
 def client(sqlite_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(sqlite_url, tick=None, limits=RateLimits.off())) as c:
+    with TestClient(create_app(sqlite_url, sweep=None, limits=RateLimits.off())) as c:
         yield c
 
 

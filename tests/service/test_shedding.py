@@ -126,7 +126,7 @@ def test_event_streams_are_capped_per_address_and_in_all() -> None:
 
 def test_the_server_sheds_through_its_own_stack_and_says_so_in_its_openapi(tmp_path: Path) -> None:
     app = create_app(
-        f"sqlite:///{tmp_path / 'shed.sqlite'}", tick=None, limits=RateLimits.off().but(in_flight=0)
+        f"sqlite:///{tmp_path / 'shed.sqlite'}", sweep=None, limits=RateLimits.off().but(in_flight=0)
     )
     with TestClient(app) as client:
         answer = client.get("/api/variants")
@@ -134,7 +134,7 @@ def test_the_server_sheds_through_its_own_stack_and_says_so_in_its_openapi(tmp_p
         assert answer.headers["x-frame-options"] == "DENY"  # the refusal still carries the headers
         assert client.get("/healthz").status_code == 200
     document = create_app(
-        f"sqlite:///{tmp_path / 'doc.sqlite'}", tick=None, limits=RateLimits.off()
+        f"sqlite:///{tmp_path / 'doc.sqlite'}", sweep=None, limits=RateLimits.off()
     ).openapi()
     for path, operations in document["paths"].items():
         for operation in operations.values():

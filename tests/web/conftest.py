@@ -51,7 +51,7 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     tmp = tmp_path_factory.mktemp("web")
-    srv = Server(f"sqlite:///{tmp / 'web.sqlite'}", tick=0.2, log=tmp / "server.log")
+    srv = Server(f"sqlite:///{tmp / 'web.sqlite'}", sweep=0.2, log=tmp / "server.log")
     try:
         yield srv.wait_ready()
     finally:

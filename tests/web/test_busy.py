@@ -27,7 +27,7 @@ SPRING = ["F Lon - Nth", "F Edi - Nwg", "A Lvp - Yor"]
 @pytest.fixture(scope="module")
 def busy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     tmp = tmp_path_factory.mktemp("busy")
-    srv = Server(f"sqlite:///{tmp / 'busy.sqlite'}", tick=0.2, log=tmp / "server.log", args=ONE_STREAM)
+    srv = Server(f"sqlite:///{tmp / 'busy.sqlite'}", sweep=0.2, log=tmp / "server.log", args=ONE_STREAM)
     try:
         yield srv.wait_ready()
     finally:

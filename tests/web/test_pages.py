@@ -14,7 +14,7 @@ from interboard.service.api import RateLimits, create_app
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(
-        create_app(f"sqlite:///{tmp_path / 'pages.sqlite'}", tick=None, limits=RateLimits.off())
+        create_app(f"sqlite:///{tmp_path / 'pages.sqlite'}", sweep=None, limits=RateLimits.off())
     ) as c:
         yield c
 

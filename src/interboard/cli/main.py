@@ -9,10 +9,11 @@ The commands here know no family by name: they reach families through the regist
 from __future__ import annotations
 
 import json
+import os
 import random
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -167,7 +168,23 @@ def serve(
     ] = None,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
-    tick: Annotated[float, typer.Option(help="Seconds between deadline checks.")] = 1.0,
+    workers: Annotated[
+        int,
+        typer.Option(
+            envvar="INTERBOARD_WORKERS",
+            min=1,
+            max=64,
+            help="Server processes sharing the port (several use all cores; see docs/deploy.md).",
+        ),
+    ] = 1,
+    sweep: Annotated[
+        float,
+        typer.Option(
+            min=0.01,
+            max=86400,
+            help="Seconds between sweeps for phases a crash left due (deadlines are met on time without it).",
+        ),
+    ] = 60.0,
     rate_limits: Annotated[
         bool,
         typer.Option(
@@ -248,10 +265,10 @@ def serve(
         import uvicorn
         from sqlalchemy.exc import SQLAlchemyError
 
-        from ..service.api import create_app
+        from ..service.api import ENVIRONMENT, create_app, serving_config
         from ..service.limits import Rate, RateLimits
         from ..service.observe import log_config
-        from ..service.store import default_url
+        from ..service.store import default_url, open_store
     except ImportError as exc:
         raise fail(
             f"the server needs its extra: pip install 'interboard[server]' ({exc.name} is missing)"
@@ -275,14 +292,22 @@ def serve(
             raise fail(str(exc)) from exc
     kind = url.split("://", 1)[0]
     try:
-        application = create_app(url, tick=tick, limits=limits)
+        if workers == 1:
+            application: Any = create_app(url, sweep=sweep, limits=limits)
+        else:
+            # Each worker process makes its app from the environment; the database is opened (and
+            # migrated) here first, so that a wrong URL is said once, before any worker starts.
+            open_store(url).dispose()
+            os.environ[ENVIRONMENT] = serving_config(url, sweep, limits)
+            application = "interboard.service.api:app_from_environment"
     except ValueError as exc:
         raise fail(str(exc)) from exc
     except SQLAlchemyError as exc:
         # The driver's own words (host, port, what refused); the URL is not repeated: it may hold
         # a password.
         raise fail(f"cannot open the {kind} database: {getattr(exc, 'orig', None) or exc}") from exc
-    typer.echo(f"interboard serving on http://{host}:{port} with {kind} database")
+    processes = f", {workers} processes" if workers > 1 else ""
+    typer.echo(f"interboard serving on http://{host}:{port} with {kind} database{processes}")
     # JSON lines on standard error, each with its request's id; the request lines are the app's
     # own (route template, duration), so uvicorn's access log is off.
     uvicorn.run(
@@ -291,6 +316,8 @@ def serve(
         port=port,
         log_config=log_config(),
         access_log=False,
+        workers=workers,
+        factory=workers > 1,
     )
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
@@ -32,6 +34,7 @@ from .http import BODY_ERRORS, MAX_BODY, LimitBody, SecurityHeaders, Token, erro
 from .limits import (
     UNLIMITED_PATHS,
     Limiter,
+    Rate,
     RateLimit,
     RateLimits,
     Refused,
@@ -39,13 +42,19 @@ from .limits import (
     client_address,
     refusal,
 )
+from .notices import Notices
 from .observe import Metrics, Observe, install_log_context
+from .scheduler import Scheduler
 from .schemas import NAME_MAX, NO_NUL, Strict, Whole, create_game_body
 from .store import open_store
 from .web import install as install_web
 
 __all__ = ["MAX_BODY", "RateLimits", "create_app"]
 
+DEFAULT_SWEEP_S = 60.0
+"""How often the scheduler sweeps for phases a crash left due (deadlines are met without it)."""
+STREAM_RECHECK_S = 30.0
+"""How often an event stream with no notice looks at its game anyway."""
 PHASE_MAX = 64
 """The longest decision point name (as the database stores it)."""
 
@@ -160,24 +169,36 @@ JOINED_LINKS = _links(
 )
 
 
-def create_app(db_url: str, tick: float | None = 1.0, limits: RateLimits | None = None) -> FastAPI:
-    """The API over the database at ``db_url``; every ``tick`` seconds due phases are processed
-    (``None``: no scheduler, for tests that drive processing themselves). ``limits``: the rate
-    limits (``None``: a public server's defaults; tests and benchmarks pass ``RateLimits.off()``).
-    The limiter is ``app.state.limiter``, its clock settable."""
+def create_app(
+    db_url: str, sweep: float | None = DEFAULT_SWEEP_S, limits: RateLimits | None = None
+) -> FastAPI:
+    """The API over the database at ``db_url``. Phases are processed when due by a scheduler that
+    also sweeps for missed ones every ``sweep`` seconds (``None``: no scheduler, for tests that drive
+    processing themselves). ``limits``: the rate limits (``None``: a public server's defaults;
+    tests and benchmarks pass ``RateLimits.off()``). The limiter is ``app.state.limiter``, its
+    clock settable; the scheduler, once started, ``app.state.scheduler``."""
     limiter = Limiter(limits if limits is not None else RateLimits())
     install_log_context()
     metrics = Metrics()
-    service = GameService(open_store(db_url), on_processed=metrics.processed)
+    engine = open_store(db_url)
+    notices = Notices(engine)
+    service = GameService(engine, on_processed=metrics.processed, notices=notices)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        task = asyncio.create_task(_scheduler(service, tick)) if tick else None
-        yield
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        notices.start(asyncio.get_running_loop())
+        task = None
+        if sweep:
+            app.state.scheduler = Scheduler(service, notices, sweep)
+            task = asyncio.create_task(app.state.scheduler.run())
+        try:
+            yield
+        finally:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            notices.stop()
 
     app = FastAPI(
         title="interboard",
@@ -188,6 +209,7 @@ def create_app(db_url: str, tick: float | None = 1.0, limits: RateLimits | None 
         redoc_url=None,
     )
     app.state.service = service
+    app.state.notices = notices
     app.state.limiter = limiter
     app.add_middleware(LimitBody)
     app.add_middleware(RateLimit, limiter=limiter)  # before the body is read
@@ -369,18 +391,24 @@ def create_app(db_url: str, tick: float | None = 1.0, limits: RateLimits | None 
         },
     )
     async def events(game_id: GameId, request: Request) -> EventSourceResponse:
-        """Server-sent events: ``update`` with the game's version and phase whenever it changes."""
-        await run_in_threadpool(service.version, game_id)  # 404 for an unknown game
+        """Server-sent events: ``update`` with the game's version, phase and status whenever it
+        changes. The stream sleeps until a change notice wakes it (and looks again every
+        half-minute, in case a notice was lost)."""
+        await run_in_threadpool(service.headline, game_id)  # 404 for an unknown game
 
         async def stream() -> AsyncIterator[dict[str, str]]:
-            seen = -1
-            while not await request.is_disconnected():
-                view = await run_in_threadpool(service.public_view, game_id)
-                if view["version"] != seen:
-                    seen = view["version"]
-                    data = {"version": seen, "phase": view["phase"], "status": view["status"]}
-                    yield {"event": "update", "data": json.dumps(data)}
-                await asyncio.sleep(0.5)
+            with notices.subscribe(game_id) as mailbox:  # before the first look: nothing slips by
+                seen = -1
+                head = await run_in_threadpool(service.headline, game_id)
+                while True:
+                    if head["version"] > seen:
+                        seen = head["version"]
+                        yield {"event": "update", "data": json.dumps(head)}
+                    change = await mailbox.wait(STREAM_RECHECK_S)
+                    if change is None or change.resync:
+                        head = await run_in_threadpool(service.headline, game_id)
+                    else:
+                        head = {"version": change.version, "phase": change.phase, "status": change.status}
 
         return EventSourceResponse(stream(), ping=15)
 
@@ -438,8 +466,20 @@ def _allowed_methods(app: FastAPI, scope: Scope) -> list[str]:
     return sorted(methods)
 
 
-async def _scheduler(service: GameService, tick: float) -> None:
-    """Process every phase that is due, every ``tick`` seconds, for as long as the server runs."""
-    while True:
-        await run_in_threadpool(service.process_due)
-        await asyncio.sleep(tick)
+ENVIRONMENT = "INTERBOARD_SERVE"
+"""The environment variable through which ``interboard serve --workers N`` gives each worker process
+its settings (uvicorn starts the workers, and makes each one's app by :func:`app_from_environment`)."""
+
+
+def serving_config(db_url: str, sweep: float | None, limits: RateLimits) -> str:
+    """What :func:`app_from_environment` needs, as the text of :data:`ENVIRONMENT`."""
+    return json.dumps({"db": db_url, "sweep": sweep, "limits": dataclasses.asdict(limits)})
+
+
+def app_from_environment() -> FastAPI:
+    """The app of one worker process, from the settings its parent left in :data:`ENVIRONMENT`."""
+    config = json.loads(os.environ[ENVIRONMENT])
+    limits: dict[str, Any] = {
+        name: Rate(**value) if isinstance(value, dict) else value for name, value in config["limits"].items()
+    }
+    return create_app(config["db"], sweep=config["sweep"], limits=RateLimits(**limits))

@@ -8,9 +8,11 @@ deadline, finds the game already moved on and does nothing.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import secrets
-from collections.abc import Callable, Iterator
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -27,6 +29,7 @@ from ..games import family as get_family
 from ..games import find_variant, variants
 from ..games.protocol import FamilyError
 from .models import GameRow, MessageRow, OrdersRow, PhaseRow, SeatRow
+from .notices import Change, Notices, unix_time
 from .security import hash_token, new_token, token_matches
 
 log = logging.getLogger(__name__)
@@ -144,19 +147,43 @@ class GameService:
         engine: Engine,
         clock: Callable[[], datetime] = utcnow,
         on_processed: Callable[[str, float | None], None] | None = None,
+        notices: Notices | None = None,
     ) -> None:
         self.engine = engine
+        self.notices = notices or Notices(engine)
+        """Where each transaction's changes are announced (the event streams and the scheduler
+        wait on them)."""
         self.clock = clock
         self.on_processed = on_processed or (lambda family, lag: None)
         """Told, after the commit, of each phase processed: the game's family and how many seconds
         past its deadline (``None``: not past one, every seat was ready). The metrics listen."""
         self.locking = engine.dialect.name == "postgresql"
+        self._write_lock: contextlib.AbstractContextManager[Any] = (
+            contextlib.nullcontext() if self.locking else threading.RLock()
+        )
+        self._waiting: dict[str, int] = {}
+        """Games without a deadline found not processable, with the version then: a sweep passes
+        them by until they change (so idle games cost a sweep one row each)."""
 
     @contextmanager
-    def _tx(self) -> Iterator[Session]:
+    def _tx(self, write: bool = False) -> Iterator[Session]:
+        """A transaction; the games it changed (:meth:`_changed`) are announced with it. On SQLite a
+        ``write`` one holds the process's write lock: SQLite has one writer at a time anyway, and
+        waiting on a lock is quicker than its busy handler's sleeps and the retries of a lost race."""
+        with self._write_lock if write else contextlib.nullcontext(), self._transaction() as session:
+            yield session
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Session]:
         try:
-            with Session(self.engine, expire_on_commit=False) as session, session.begin():
-                yield session
+            with Session(self.engine, expire_on_commit=False) as session:
+                with session.begin():
+                    yield session
+                    changes = _changes(session)
+                    if changes:
+                        self.notices.in_transaction(session, changes)
+                if changes:
+                    self.notices.committed(changes)
         except StaleDataError:
             raise StaleWrite(
                 "the game changed meanwhile (a phase may have been processed): reload and retry"
@@ -172,7 +199,7 @@ class GameService:
         phase_seen: int | None = None
         for attempt in range(SEAT_WRITE_ATTEMPTS):
             try:
-                with self._tx() as s:
+                with self._tx(write=True) as s:
                     game = self._game(s, game_id, lock=True)
                     if phase_seen is not None and game.phase_index != phase_seen:
                         raise Conflict(f"the phase was processed meanwhile; it is now {game.phase}")
@@ -182,6 +209,28 @@ class GameService:
                 if attempt == SEAT_WRITE_ATTEMPTS - 1:
                     raise
         raise AssertionError("unreachable")
+
+    def _changed(self, s: Session, game: GameRow, due: bool = False) -> None:
+        """The game changed: bump its version (the ORM's update checks the one read) and announce it
+        when the transaction commits; ``due``: its phase may be processable now."""
+        game.version += 1
+        pending: dict[str, Any] = s.info.setdefault("changed", {})
+        _, was_due = pending.get(game.id, (None, False))
+        pending[game.id] = (game, due or was_due)
+
+    @staticmethod
+    def _announce(s: Session, change: Change) -> None:
+        """Announce a change made by a bulk update (the ORM object is not the game's state)."""
+        s.info.setdefault("changed", {})[change.game_id] = (change, change.due)
+
+    def _processable(self, s: Session, game: GameRow) -> bool:
+        """Whether the game's phase may be processed now with no one's request: active, and every
+        acting seat ready or a bot."""
+        if game.status != "active":
+            return False
+        acting = set(get_family(game.family).pending(game.state).seats)
+        seats = [r for r in self._seats(s, game.id) if r.seat in acting]
+        return bool(seats) and all(r.ready or r.kind == "bot" for r in seats)
 
     def _game(self, session: Session, game_id: str, lock: bool = False) -> GameRow:
         stmt = select(GameRow).where(GameRow.id == game_id)
@@ -272,7 +321,7 @@ class GameService:
         now = self.clock()
         seat_tokens: dict[str, str] = {}
         phase = family.pending(state).phase
-        with self._tx() as s:
+        with self._tx(write=True) as s:
             s.add(
                 GameRow(
                     id=game_id,
@@ -328,7 +377,7 @@ class GameService:
     def join(self, game_id: str, seat: str, player: str) -> str:
         if player:
             self._check_name(player, "player")
-        with self._tx() as s:
+        with self._tx(write=True) as s:
             game = self._game(s, game_id, lock=True)
             if game.status == "finished":
                 raise Conflict("the game is over")
@@ -339,7 +388,7 @@ class GameService:
                 raise Conflict(f"seat {seat} is taken")
             token = new_token()
             row.kind, row.player, row.token_hash = "player", player or seat, hash_token(token)
-            game.version += 1
+            self._changed(s, game)
             s.flush()
             self._maybe_autostart(s, game)
             return token
@@ -347,8 +396,7 @@ class GameService:
     def _maybe_autostart(self, s: Session, game: GameRow) -> None:
         full = all(r.kind != "open" for r in self._seats(s, game.id))
         if game.status == "forming" and game.settings.get("autostart", True) and full:
-            self._start(game)
-            self._bots_order(s, game.id, game.family, game.state, game.phase_index)
+            self._start(s, game)
 
     # ------------------------------------------------------------------ bots in seats
     def _bot_name(self, family: str, how: str, where: str) -> str:
@@ -411,7 +459,7 @@ class GameService:
         """The seat's player leaves: the seat passes to a bot or opens (the game's ``on_leave``;
         always open before the start). The token no longer holds the seat. Returns the seat's new
         kind ('open' or 'bot:NAME')."""
-        with self._tx() as s:
+        with self._tx(write=True) as s:
             game = self._game(s, game_id, lock=True)
             seat = self._seat_by_token(s, game_id, token)
             if game.status == "finished":
@@ -422,16 +470,18 @@ class GameService:
                 seat.kind, seat.player, seat.ready = "open", "", False
             else:
                 seat.kind, seat.player, seat.ready = "bot", now[4:], True
-            game.version += 1
             s.flush()
             if now != "open" and game.status == "active":
                 self._bots_order(s, game_id, game.family, game.state, game.phase_index)
+            self._changed(s, game, due=self._processable(s, game))
             return str(now)
 
-    def _start(self, game: GameRow) -> None:
+    def _start(self, s: Session, game: GameRow) -> None:
         game.status = "active"
         game.deadline = self._deadline_for(game)
-        game.version += 1
+        s.flush()
+        self._bots_order(s, game.id, game.family, game.state, game.phase_index)
+        self._changed(s, game, due=self._processable(s, game))
 
     def _deadline_for(self, game: GameRow) -> datetime | None:
         kind = get_family(game.family).pending(game.state).kind
@@ -439,16 +489,15 @@ class GameService:
         return self.clock() + timedelta(seconds=seconds) if seconds else None
 
     def start(self, game_id: str, gm_token: str | None) -> None:
-        with self._tx() as s:
+        with self._tx(write=True) as s:
             game = self._game(s, game_id, lock=True)
             self._require_gm(game, gm_token)
             if game.status != "forming":
                 raise Conflict(f"the game is {game.status}, not forming")
-            self._start(game)
-            self._bots_order(s, game.id, game.family, game.state, game.phase_index)
+            self._start(s, game)
 
     def pause(self, game_id: str, gm_token: str | None) -> None:
-        with self._tx() as s:
+        with self._tx(write=True) as s:
             game = self._game(s, game_id, lock=True)
             self._require_gm(game, gm_token)
             if game.status != "active":
@@ -456,10 +505,10 @@ class GameService:
             deadline = game.deadline
             game.paused_left = (deadline - self.clock()).total_seconds() if deadline else None
             game.status, game.deadline = "paused", None
-            game.version += 1
+            self._changed(s, game)
 
     def resume(self, game_id: str, gm_token: str | None) -> None:
-        with self._tx() as s:
+        with self._tx(write=True) as s:
             game = self._game(s, game_id, lock=True)
             self._require_gm(game, gm_token)
             if game.status != "paused":
@@ -467,12 +516,12 @@ class GameService:
             left = game.paused_left
             game.deadline = self.clock() + timedelta(seconds=max(left, 0)) if left is not None else None
             game.status, game.paused_left = "active", None
-            game.version += 1
+            self._changed(s, game, due=self._processable(s, game))
 
     def extend(self, game_id: str, gm_token: str | None, seconds: int) -> None:
         if not 1 <= seconds <= MAX_DEADLINE:
             raise Invalid("extend by 1 s to 30 days")
-        with self._tx() as s:
+        with self._tx(write=True) as s:
             game = self._game(s, game_id, lock=True)
             self._require_gm(game, gm_token)
             if game.status != "active":
@@ -482,7 +531,7 @@ class GameService:
                 # pressed Ready in a phase the game's settings say waits for everyone.
                 raise Conflict("this phase has no deadline to extend: it waits until every seat is ready")
             game.deadline = game.deadline + timedelta(seconds=seconds)
-            game.version += 1
+            self._changed(s, game)
 
     # ------------------------------------------------------------------ seats' actions
     def submit(self, game_id: str, token: str | None, phase: str, orders: list[str]) -> list[dict[str, Any]]:
@@ -525,7 +574,7 @@ class GameService:
                 )
             else:
                 row.orders, row.submitted_at = orders, self.clock()
-            game.version += 1
+            self._changed(s, game)
             return report
 
         return self._seat_write(game_id, write)
@@ -541,7 +590,7 @@ class GameService:
             if phase != game.phase:
                 raise Conflict(f"this is for {phase}, but the game is in {game.phase}")
             seat.ready = ready
-            game.version += 1
+            self._changed(s, game)  # the ready request itself then tries to process the phase
 
         self._seat_write(game_id, write)
 
@@ -555,7 +604,7 @@ class GameService:
             if phase != game.phase:
                 raise Conflict(f"this is for {phase}, but the game is in {game.phase}")
             seat.draw_vote = vote
-            game.version += 1
+            self._changed(s, game)
             alive = self._alive(game)
             voters = [r for r in self._seats(s, game_id) if r.seat in alive and r.kind == "player"]
             if voters and all(r.draw_vote for r in voters):
@@ -596,7 +645,7 @@ class GameService:
                 sent_at=self.clock(),
             )
             s.add(row)
-            game.version += 1
+            self._changed(s, game)
             s.flush()
             return row.id
 
@@ -754,19 +803,34 @@ class GameService:
             return {"index": row.phase_index, "phase": row.phase, **row.record}
 
     def version(self, game_id: str) -> int:
+        return int(self.headline(game_id)["version"])
+
+    def headline(self, game_id: str) -> dict[str, Any]:
+        """The game's version, phase and status, read without its state (an event stream's look)."""
         with self._tx() as s:
-            return self._game(s, game_id).version
+            row = s.execute(
+                select(GameRow.version, GameRow.phase, GameRow.status).where(GameRow.id == game_id)
+            ).first()
+            if row is None:
+                raise NotFound(f"no game {game_id!r}")
+            return {"version": row.version, "phase": row.phase, "status": row.status}
 
     # ------------------------------------------------------------------ processing
-    def due_games(self) -> list[str]:
-        """Active games whose deadline has passed, and those without a deadline (which move on
-        when every seat is ready; a ready request processes at once, this catches any it missed)."""
+    def due_games(self, everything: bool = False) -> list[str]:
+        """Active games whose deadline has passed; with ``everything``, also those without a
+        deadline (they move on when every seat is ready: a ready request processes at once, and a
+        phase of bots alone is announced as due; a sweep catches what a crash left between)."""
         with self._tx() as s:
-            stmt = select(GameRow.id).where(
-                GameRow.status == "active",
-                or_(GameRow.deadline.is_(None), GameRow.deadline <= self.clock()),
+            passed = GameRow.deadline <= self.clock()
+            stmt = select(GameRow.id, GameRow.version).where(
+                GameRow.status == "active", or_(GameRow.deadline.is_(None), passed) if everything else passed
             )
-            return list(s.scalars(stmt))
+            return [game_id for game_id, version in s.execute(stmt) if self._waiting.get(game_id) != version]
+
+    def next_deadline(self) -> datetime | None:
+        """The earliest deadline of an active game (``None``: none has one)."""
+        with self._tx() as s:
+            return s.scalar(select(func.min(GameRow.deadline)).where(GameRow.status == "active"))
 
     def _wait_once(
         self,
@@ -787,22 +851,25 @@ class GameService:
         kind = get_family(game.family).pending(game.state).kind
         seconds = game.settings.get("deadlines", {}).get(kind, 0)
         settings = {**game.settings, "waited": game.phase_index}
+        deadline = self.clock() + timedelta(seconds=seconds)
         s.execute(
             update(GameRow)
             .where(GameRow.id == game.id, GameRow.version == game.version)
             .values(
                 version=game.version + 1,
                 settings=settings,
-                deadline=self.clock() + timedelta(seconds=seconds),
+                deadline=deadline,
             )
             .execution_options(synchronize_session=False)
         )
+        self._announce(s, Change(game.id, game.version + 1, game.phase, game.status, unix_time(deadline)))
         return True
 
-    def process_due(self) -> list[str]:
-        """Process every game whose phase is due; a game that fails is logged and skipped."""
+    def process_due(self, everything: bool = True, also: Iterable[str] = ()) -> list[str]:
+        """Process every game whose phase is due (see :meth:`due_games`), and try the games in
+        ``also``; a game that fails is logged and skipped."""
         done = []
-        for game_id in self.due_games():
+        for game_id in dict.fromkeys([*self.due_games(everything), *also]):
             try:
                 if self.try_process(game_id):
                     done.append(game_id)
@@ -829,7 +896,7 @@ class GameService:
     def _process(self, game_id: str, force: bool) -> tuple[str, float | None] | None:
         """:meth:`try_process`'s transaction: the game's family and how many seconds past its
         deadline the phase was processed (``None`` if not past one), or ``None`` if not processed."""
-        with self._tx() as s:
+        with self._tx(write=True) as s:
             game = self._game(s, game_id, lock=True)
             if game.status != "active":
                 return None
@@ -843,6 +910,8 @@ class GameService:
             all_ready = all(seats[p].ready or seats[p].kind == "bot" for p in acting if p in seats)
             now = self.clock()
             if not (force or all_ready or (deadline is not None and deadline <= now)):
+                if deadline is None:
+                    self._waiting[game_id] = game.version
                 return None
             lag = (now - deadline).total_seconds() if deadline is not None and deadline <= now else None
             rows = s.scalars(
@@ -895,4 +964,30 @@ class GameService:
             )
             if not finished:
                 self._bots_order(s, game_id, game.family, done.state, index + 1)
+            # A phase that only bots act in is processable at once: the scheduler is told to.
+            only_bots = bool(upcoming.seats) and all(
+                seat in seats and seats[seat].kind == "bot" for seat in upcoming.seats
+            )
+            self._announce(
+                s,
+                Change(
+                    game_id,
+                    old_version + 1,
+                    next_phase,
+                    "finished" if finished else "active",
+                    unix_time(deadline),
+                    due=only_bots and not finished,
+                ),
+            )
             return game.family, lag
+
+
+def _changes(session: Session) -> list[Change]:
+    """The changes a transaction made, as announced (:meth:`GameService._changed`)."""
+    out = []
+    for item, due in session.info.pop("changed", {}).values():
+        if isinstance(item, Change):
+            out.append(item)
+        else:
+            out.append(Change(item.id, item.version, item.phase, item.status, unix_time(item.deadline), due))
+    return out
