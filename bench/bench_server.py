@@ -97,7 +97,8 @@ def cpu_seconds(pid: int) -> float:
 
 
 def tree_cpu_seconds(root: int) -> float:
-    """CPU seconds of ``root`` and its live children (a PostgreSQL postmaster and its backends)."""
+    """CPU seconds of ``root`` and its live children (a PostgreSQL postmaster and its backends; the
+    server's worker processes)."""
     total = cpu_seconds(root)
     for d in glob.glob("/proc/[0-9]*"):
         f = _stat(int(d.rsplit("/", 1)[1]))
@@ -197,14 +198,16 @@ class PgDatabases:
 
 # ---------------------------------------------------------------------- the server subprocess
 @contextlib.contextmanager
-def server(db_url: str, sweep: float, workdir: Path) -> Iterator[tuple[str, int]]:
-    """``interboard serve`` on 127.0.0.1 and a free port: yields (base URL, pid)."""
+def server(db_url: str, sweep: float, workdir: Path, workers: int = 1) -> Iterator[tuple[str, int]]:
+    """``interboard serve`` on 127.0.0.1 and a free port, with ``workers`` processes: yields (base
+    URL, pid of the main process; with workers, their parent)."""
     port = free_port()
     log_path = workdir / f"server-{port}.log"
     cmd = [
         sys.executable, "-m", "interboard.cli.main", "serve",
         "--db", db_url, "--host", HOST, "--port", str(port), "--sweep", str(sweep),
         "--no-rate-limits",  # the load comes from one address: the server's own rate is measured
+        "--workers", str(workers),
     ]  # fmt: skip
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     with log_path.open("wb") as log:
@@ -307,6 +310,10 @@ class LoadResult:
     """The server's threads by state, mean over the run."""
     serial_view_cpu: float | None = None
     """Server CPU per seat view with one request in flight (idle CPU taken off)."""
+    seat_paths: list[tuple[str, str]] = field(default_factory=list)
+    """Every seat's view path and token, for wrk."""
+    wrk: dict[str, WrkRun] = field(default_factory=dict)
+    """wrk's runs by route: the seat views and the trivial route."""
 
     @property
     def requests(self) -> int:
@@ -424,17 +431,17 @@ async def serial_views(
     server's CPU per second.)"""
     token = next(iter(game.tokens.values()))
     headers = {"Authorization": f"Bearer {token}"}
-    cpu0, t0 = cpu_seconds(server_pid), time.perf_counter()
+    cpu0, t0 = tree_cpu_seconds(server_pid), time.perf_counter()
     await asyncio.sleep(1.0)
-    idle = (cpu_seconds(server_pid) - cpu0) / (time.perf_counter() - t0)
-    cpu0, t0 = cpu_seconds(server_pid), time.perf_counter()
+    idle = (tree_cpu_seconds(server_pid) - cpu0) / (time.perf_counter() - t0)
+    cpu0, t0 = tree_cpu_seconds(server_pid), time.perf_counter()
     done = 0
     for _ in range(n):
         if time.perf_counter() - t0 > 10.0:
             break
         (await http.get(f"/api/games/{game.game_id}/seat", headers=headers)).raise_for_status()
         done += 1
-    busy = cpu_seconds(server_pid) - cpu0 - idle * (time.perf_counter() - t0)
+    busy = tree_cpu_seconds(server_pid) - cpu0 - idle * (time.perf_counter() - t0)
     return busy / max(done, 1), idle
 
 
@@ -465,10 +472,15 @@ async def load(
             g.start_index = view["phase_index"]
 
         result = LoadResult(games=len(games), seats=len(seats))
+        result.seat_paths = [(f"/api/games/{g.game_id}/seat", t) for g in games for t in g.tokens.values()]
         client = Client(http, args.workers, result)
         rng = random.Random(args.seed)
         pg = db_pid()
-        cpu0, db0, me0 = cpu_seconds(server_pid), tree_cpu_seconds(pg) if pg else None, time.process_time()
+        cpu0, db0, me0 = (
+            tree_cpu_seconds(server_pid),
+            tree_cpu_seconds(pg) if pg else None,
+            time.process_time(),
+        )
         watch = PgActivity(pg_url, 0.2, args.seconds + GRACE_S) if pg_url else None
         if watch:
             watch.start()
@@ -487,7 +499,7 @@ async def load(
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         result.elapsed = time.perf_counter() - t0
-        result.server_cpu = cpu_seconds(server_pid) - cpu0
+        result.server_cpu = tree_cpu_seconds(server_pid) - cpu0
         result.db_cpu = tree_cpu_seconds(pg) - db0 if pg and db0 is not None else None
         result.client_cpu = time.process_time() - me0
         busy1, all1 = machine_cpu()
@@ -514,6 +526,81 @@ async def load(
         with contextlib.suppress(httpx.HTTPError):
             result.serial_view_cpu, result.idle_cpu = await serial_views(http, games[0], server_pid, 200)
         return result
+
+
+# ---------------------------------------------------------------------- wrk: the HTTP stack's ceiling
+@dataclass
+class WrkRun:
+    requests: int
+    seconds: float
+    p50_ms: float
+    p99_ms: float
+    server_cpu: float
+    errors: str
+
+    @property
+    def rate(self) -> float:
+        return self.requests / self.seconds
+
+    @property
+    def cpu_per_request(self) -> float:
+        return self.server_cpu / max(self.requests, 1)
+
+
+WRK_SCRIPT = """
+local paths = {%s}
+local i = 0
+request = function()
+  i = i %% #paths + 1
+  return wrk.format("GET", paths[i][1], {["Authorization"] = "Bearer " .. paths[i][2]})
+end
+"""
+
+
+def wrk_run(
+    base: str, pid: int, paths: list[tuple[str, str]], args: argparse.Namespace, workdir: Path
+) -> WrkRun:
+    """wrk (a C load generator: the client costs little beside the server) over ``paths`` in turn,
+    with as many connections as the load run's workers, on 2 threads."""
+    script = workdir / "wrk.lua"
+    script.write_text(WRK_SCRIPT % ", ".join(f'{{"{p}", "{t}"}}' for p, t in paths))
+    cmd = [
+        "wrk",
+        "-t2",
+        f"-c{args.workers}",
+        f"-d{args.wrk_seconds:g}s",
+        "--latency",
+        "-s",
+        str(script),
+        base,
+    ]
+    cpu0 = tree_cpu_seconds(pid)
+    out = subprocess.run(
+        cmd, capture_output=True, text=True, timeout=args.wrk_seconds + 60, check=True
+    ).stdout
+    cpu = tree_cpu_seconds(pid) - cpu0
+
+    def latency_ms(label: str) -> float:
+        value = next(line.split()[1] for line in out.splitlines() if line.strip().startswith(label))
+        for unit, scale in (("us", 1e-3), ("ms", 1.0), ("s", 1e3)):
+            if value.endswith(unit):
+                return float(value[: -len(unit)]) * scale
+        return float("nan")
+
+    done = next(line for line in out.splitlines() if "requests in" in line).split()
+    errors = [line.strip() for line in out.splitlines() if "Non-2xx" in line or "Socket errors" in line]
+    seconds = float(done[3].rstrip("s,"))
+    return WrkRun(int(done[0]), seconds, latency_ms("50%"), latency_ms("99%"), cpu, "; ".join(errors))
+
+
+def wrk_stage(
+    base: str, pid: int, seat_paths: list[tuple[str, str]], args: argparse.Namespace, workdir: Path
+) -> dict[str, WrkRun]:
+    """Every seat's view in turn (the games at rest), then the trivial route on the same server."""
+    return {
+        "seat views": wrk_run(base, pid, seat_paths, args, workdir),
+        "/healthz": wrk_run(base, pid, [("/healthz", "-")], args, workdir),
+    }
 
 
 # ---------------------------------------------------------------------- the in-process profile
@@ -750,9 +837,12 @@ def run_backend(name: str, args: argparse.Namespace, workdir: Path) -> BackendRe
             note = dbs.note
             db_pid = cluster.postmaster_pid if cluster else lambda: None
         print(f"  load: {args.games} games, {args.seconds:g} s, {args.workers} workers ...", flush=True)
-        with server(load_url, args.sweep, workdir) as (base, pid):
+        with server(load_url, args.sweep, workdir, args.server_workers) as (base, pid):
             pg_watch = load_url if name == "postgresql" else None
             result = asyncio.run(load(base, args, db_pid, pid, pg_watch))
+            if args.wrk_seconds and shutil.which("wrk"):
+                print(f"  wrk: seat views, then /healthz, {args.wrk_seconds:g} s each ...", flush=True)
+                result.wrk = wrk_stage(base, pid, result.seat_paths, args, workdir)
         print(f"  profile: in-process pass, {args.profile_seconds:g} s ...", flush=True)
         prof = service_pass(pass_url, min(args.games, 3), args.profile_seconds, args)
         return BackendResult(name, result, prof, note)
@@ -905,6 +995,33 @@ def report(results: list[BackendResult], args: argparse.Namespace) -> None:
         lambda r: "/".join(f"{v:.1f}" for v in r.load.pg_backends.values()) if r.load.pg_backends else "-",
     )
     rows.append(("  running/lock wait/idle in tx/idle", ["" for _ in results]))
+    for route in ("seat views", "/healthz"):
+        rows.append(
+            (f"wrk, {route}:", ["" if r.load.wrk else "- (no wrk: apt-get install wrk)" for r in results])
+        )
+        row(
+            "  requests/s",
+            functools.partial(lambda r, k: f"{r.load.wrk[k].rate:.0f}" if r.load.wrk else "", k=route),
+        )
+        row(
+            "  latency p50 / p99",
+            functools.partial(
+                lambda r, k: (
+                    f"{r.load.wrk[k].p50_ms:.1f} / {r.load.wrk[k].p99_ms:.1f} ms" if r.load.wrk else ""
+                ),
+                k=route,
+            ),
+        )
+        row(
+            "  server CPU per request",
+            functools.partial(
+                lambda r, k: f"{r.load.wrk[k].cpu_per_request * 1e3:.2f} ms" if r.load.wrk else "", k=route
+            ),
+        )
+    row(
+        "seat views / trivial route, requests/s",
+        lambda r: f"{r.load.wrk['seat views'].rate / r.load.wrk['/healthz'].rate:.2f}" if r.load.wrk else "-",
+    )
     rows.append(("in-process pass (no HTTP)", ["" for _ in results]))
     row("  pass time, phases", lambda r: f"{r.prof.seconds:.1f} s, {r.prof.phases} phases")
     for kind in (*KINDS, "ready+process"):
@@ -928,7 +1045,8 @@ def report(results: list[BackendResult], args: argparse.Namespace) -> None:
     cols = [max(len(n), *(len(v[i]) for _, v in rows)) + 2 for i, n in enumerate(names)]
     print()
     print(
-        f"interboard server load: {args.games} games, {args.seconds:g} s, {args.workers} workers, "
+        f"interboard server load: {args.games} games, {args.seconds:g} s, {args.workers} requests in "
+        f"flight, {args.server_workers} server process{'es' if args.server_workers > 1 else ''}, "
         f"poll {args.poll:g} s, sweep {args.sweep:g} s; {os.cpu_count()} CPUs; "
         f"Python {sys.version.split()[0]}"
     )
@@ -947,6 +1065,10 @@ def report(results: list[BackendResult], args: argparse.Namespace) -> None:
             "note: the throwaway PostgreSQL runs with fsync off; SQLite runs as the server sets it up "
             "(WAL, synchronous=FULL: an fsync per write transaction)"
         )
+    for r in results:
+        for route, run in r.load.wrk.items():
+            if run.errors:
+                notes.append(f"wrk ({r.name}, {route}): {run.errors}")
     for line in notes:
         print(line)
     for r in results:
@@ -965,6 +1087,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pg-url", help="a PostgreSQL server to use instead of a throwaway cluster")
     ap.add_argument("--only", choices=("sqlite", "postgresql"))
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--server-workers", type=int, default=1, help="the server's --workers")
+    ap.add_argument(
+        "--wrk-seconds",
+        type=float,
+        default=10.0,
+        help="length of each wrk run after the load (0: none; needs wrk: apt-get install wrk)",
+    )
     args = ap.parse_args(argv)
     checks = {
         "--games": 1 <= args.games <= 1000,
@@ -974,6 +1103,8 @@ def main(argv: list[str] | None = None) -> int:
         "--poll": 0.01 <= args.poll <= 60,
         "--sweep": 0.1 <= args.sweep <= 3600,
         "--profile-seconds": 0 < args.profile_seconds <= 600,
+        "--server-workers": 1 <= args.server_workers <= 64,
+        "--wrk-seconds": 0 <= args.wrk_seconds <= 600,
     }
     bad = [k for k, ok in checks.items() if not ok]
     if bad:

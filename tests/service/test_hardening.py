@@ -19,7 +19,6 @@ from sqlalchemy import event
 
 from interboard.service.api import MAX_BODY, RateLimits, create_app
 from interboard.service.games import GameService, NewGame
-from interboard.service.models import MessageRow
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 ERROR_REF = "#/components/schemas/ErrorBody"
@@ -276,6 +275,8 @@ def test_docs_load_swagger_ui_from_this_server(client: TestClient) -> None:
 
 # ---------------------------------------------------------------- 10. a seat's press chosen in SQL
 def test_a_seat_view_loads_only_the_messages_the_seat_may_read(db_url: str) -> None:
+    """The messages a seat may read are chosen by the database: each messages query the service runs,
+    run again as it was sent, returns only them (the 30 private messages never leave the database)."""
     with TestClient(create_app(db_url, sweep=None, limits=RateLimits.off())) as client:
         gid, _, tokens = full_game(client)
         for i in range(30):
@@ -284,21 +285,29 @@ def test_a_seat_view_loads_only_the_messages_the_seat_may_read(db_url: str) -> N
                 f"/api/games/{gid}/messages", headers=auth(tokens["FRANCE"]), json=body
             ).is_success
         client.post(f"/api/games/{gid}/messages", headers=auth(tokens["TURKEY"]), json={"body": "to all"})
-        loaded: list[str] = []
+        engine = client.app.state.service.engine  # type: ignore[attr-defined]
+        sent: list[tuple[str, Any]] = []
 
-        def on_load(row: MessageRow, _context: Any) -> None:
-            loaded.append(row.body)
+        def on_execute(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> None:
+            if "FROM messages" in statement:
+                sent.append((statement, parameters))
 
-        event.listen(MessageRow, "load", on_load)
+        def rows_of_sent_queries() -> list[int]:
+            queries = list(sent)
+            with engine.connect() as conn:
+                counts = [len(conn.exec_driver_sql(sql, params).all()) for sql, params in queries]
+            sent.clear()  # of the queries just run again too
+            return counts
+
+        event.listen(engine, "before_cursor_execute", on_execute)
         try:
             view = client.get(f"/api/games/{gid}/seat", headers=auth(tokens["GERMANY"])).json()
             assert [m["body"] for m in view["messages"]] == ["to all"]
-            assert loaded == ["to all"]  # the 30 private messages never left the database
-            loaded.clear()
+            assert rows_of_sent_queries() == [1]
             english = client.get(f"/api/games/{gid}/messages", headers=auth(tokens["ENGLAND"])).json()
-            assert len(english) == 31 and len(loaded) == 31
+            assert len(english) == 31 and rows_of_sent_queries() == [31]
         finally:
-            event.remove(MessageRow, "load", on_load)
+            event.remove(engine, "before_cursor_execute", on_execute)
 
 
 def test_a_new_game_names_its_open_seats_and_links_to_joining_one(client: TestClient) -> None:

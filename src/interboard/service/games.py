@@ -14,20 +14,34 @@ import secrets
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import ColumnElement, Engine, cast, exists, func, or_, select, text, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Engine,
+    bindparam,
+    cast,
+    exists,
+    func,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, defer
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
 from ..bots.seats import bot_names, default_bot, seat_actions
 from ..games import family as get_family
 from ..games import find_variant, variants
 from ..games.protocol import FamilyError
+from .cache import Lru
 from .models import GameRow, MessageRow, OrdersRow, PhaseRow, SeatRow
 from .notices import Change, Notices, unix_time
 from .security import hash_token, new_token, token_matches
@@ -50,9 +64,67 @@ BLANK = " \t\n\r"
 (regular expression engines disagree on what ``\\s`` is)."""
 MAX_MESSAGE = 4000
 SEAT_WRITE_ATTEMPTS = 8
+READ_ATTEMPTS = 3
+"""A read that found the game moved on between its statements is made again up to this many times."""
 """A seat's small write that raced another write to its game is run again up to this many times."""
 
+PHASES_KEPT = 256
+"""Phases whose state and rules' view a process keeps (a Diplomacy phase: some 30 KB)."""
+VERSIONS_KEPT = 1024
+"""Versions of games whose public view, messages and legal-action trees a process keeps."""
+
 T = TypeVar("T")
+Reader = Session | Connection
+"""What reads run on: a plain connection (the views) or a write's session."""
+
+
+@dataclass(frozen=True)
+class Head:
+    """A game's row but its state."""
+
+    id: str
+    title: str
+    family: str
+    variant: str
+    status: str
+    phase: str
+    phase_index: int
+    version: int
+    deadline: datetime | None
+    settings: dict[str, Any]
+    result: dict[str, Any] | None
+
+
+HEAD_OF_GAME = select(*(getattr(GameRow, f.name) for f in fields(Head))).where(
+    GameRow.id == bindparam("game_id")
+)
+SEATS_OF_GAME = (
+    select(SeatRow.seat, SeatRow.kind, SeatRow.player, SeatRow.ready)
+    .where(SeatRow.game_id == bindparam("game_id"))
+    .order_by(SeatRow.id)
+)
+SEAT_OF_TOKEN = select(SeatRow.seat, SeatRow.player, SeatRow.ready, SeatRow.draw_vote).where(
+    SeatRow.game_id == bindparam("game_id"), SeatRow.token_hash == bindparam("token_hash")
+)
+"""The statements of every seat's view, built once (building one costs more than running it)."""
+
+
+@dataclass(frozen=True)
+class PhaseFacts:
+    """A phase's state and what the rules say of it. Shared by requests: never changed."""
+
+    state: dict[str, Any]
+    position: dict[str, Any]
+    pending: dict[str, Any]
+    acting: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A game at one version: its public view and the phase's orders by seat. Never changed."""
+
+    public: dict[str, Any]
+    orders: dict[str, list[str]]
 
 
 class ServiceError(Exception):
@@ -93,6 +165,15 @@ class Unavailable(ServiceError):
     """The database does not answer (``/readyz``)."""
 
     status = 503
+
+
+class MovedOn(ServiceError):
+    """The game was processed between two reads of one request (read again)."""
+
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__("the game moved on while it was read: try again")
 
 
 class Invalid(ServiceError):
@@ -161,6 +242,11 @@ class GameService:
         self._write_lock: contextlib.AbstractContextManager[Any] = (
             contextlib.nullcontext() if self.locking else threading.RLock()
         )
+        self._phases: Lru[PhaseFacts] = Lru(PHASES_KEPT)
+        self._versions: Lru[Snapshot] = Lru(VERSIONS_KEPT)
+        self._letters: Lru[list[dict[str, Any]]] = Lru(VERSIONS_KEPT)
+        self._trees: Lru[dict[str, Any]] = Lru(VERSIONS_KEPT)
+        """What requests read again and again (``cache.py``): never stale, by their keys."""
         self._waiting: dict[str, int] = {}
         """Games without a deadline found not processable, with the version then: a sweep passes
         them by until they change (so idle games cost a sweep one row each)."""
@@ -233,12 +319,15 @@ class GameService:
         return bool(seats) and all(r.ready or r.kind == "bot" for r in seats)
 
     def _game(self, session: Session, game_id: str, lock: bool = False) -> GameRow:
-        stmt = select(GameRow).where(GameRow.id == game_id)
+        """The game's row; its state is the phase's, read once a phase (:meth:`_phase`)."""
+        stmt = select(GameRow).where(GameRow.id == game_id).options(defer(GameRow.state))
         if lock and self.locking:
             stmt = stmt.with_for_update()
         row = session.scalars(stmt).first()
         if row is None:
             raise NotFound(f"no game {game_id!r}")
+        if "state" not in row.__dict__:  # as if read with the row: not a change to write back
+            set_committed_value(row, "state", self._phase(session, row).state)
         return row
 
     def _seats(self, session: Session, game_id: str) -> list[SeatRow]:
@@ -250,6 +339,16 @@ class GameService:
         row = session.scalars(
             select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.token_hash == hash_token(token))
         ).first()
+        if row is None:
+            raise Forbidden("that token holds no seat in this game")
+        return row
+
+    def _token_seat(self, session: Reader, game_id: str, token: str | None) -> Any:
+        """The token's seat as a read needs it (no ORM object: the hot reads' statements are built
+        once, :data:`SEAT_OF_TOKEN`)."""
+        if not token:
+            raise Unauthorized("this needs a seat's token (Authorization: Bearer <token>)")
+        row = session.execute(SEAT_OF_TOKEN, {"game_id": game_id, "token_hash": hash_token(token)}).first()
         if row is None:
             raise Forbidden("that token holds no seat in this game")
         return row
@@ -657,8 +756,8 @@ class GameService:
             rows = s.scalars(select(GameRow).order_by(GameRow.created_at.desc()).limit(200))
             return [self._summary(s, g) for g in rows]
 
-    def _summary(self, s: Session, g: GameRow) -> dict[str, Any]:
-        seats = self._seats(s, g.id)
+    def _summary(self, s: Reader, g: GameRow | Head) -> dict[str, Any]:
+        seats = s.execute(SEATS_OF_GAME, {"game_id": g.id})
         deadline = g.deadline
         return {
             "id": g.id,
@@ -684,72 +783,113 @@ class GameService:
             "result": g.result,
         }
 
-    def public_view(self, game_id: str) -> dict[str, Any]:
-        with self._tx() as s:
-            return self._public(s, self._game(s, game_id))
+    def _read(self, read: Callable[[Reader], T]) -> T:
+        """A request that reads the game in several statements, on a plain connection (reads need no
+        ORM session: it costs more than the statements). Read again from the head if the game moved
+        on between them (outside a transaction's snapshot, each statement sees the latest)."""
+        for _ in range(READ_ATTEMPTS - 1):
+            try:
+                with self.engine.connect() as conn:
+                    return read(conn)
+            except MovedOn:
+                continue
+        with self.engine.connect() as conn:
+            return read(conn)
 
-    def _public(self, s: Session, g: GameRow) -> dict[str, Any]:
-        family = get_family(g.family)
-        out = self._summary(s, g)
-        pending = family.pending(g.state)
-        out["position"] = family.view(g.state)
-        out["acting"] = list(pending.seats) if g.status == "active" else []
-        out["pending"] = {
-            "phase": pending.phase,
-            "kind": pending.kind,
-            "round": pending.round,
-            "turn": pending.turn,
-            "prompts": dict(pending.prompts),
-        }
-        out["seed_chosen"] = bool(g.settings.get("seed_chosen", False))
-        submitted = s.scalars(
-            select(OrdersRow.seat).where(OrdersRow.game_id == g.id, OrdersRow.phase_index == g.phase_index)
-        )
-        out["submitted"] = sorted(submitted)  # who has ordered, never what
-        return out
+    def public_view(self, game_id: str) -> dict[str, Any]:
+        return self._read(lambda s: dict(self._snapshot(s, self._head(s, game_id)).public))
+
+    def _head(self, s: Reader, game_id: str) -> Head:
+        """The game's row but its state (which :meth:`_phase` reads once a phase)."""
+        row = s.execute(HEAD_OF_GAME, {"game_id": game_id}).first()
+        if row is None:
+            raise NotFound(f"no game {game_id!r}")
+        return Head(*row)
+
+    def _phase(self, s: Reader, head: Head | GameRow) -> PhaseFacts:
+        """The state of the game's phase and what its rules say of it, read once a phase."""
+
+        def read() -> PhaseFacts:
+            state = s.scalar(
+                select(GameRow.state).where(GameRow.id == head.id, GameRow.phase_index == head.phase_index)
+            )
+            if state is None:  # processed since the head was read
+                raise MovedOn()
+            family = get_family(head.family)
+            pending = family.pending(state)
+            described = {
+                "phase": pending.phase,
+                "kind": pending.kind,
+                "round": pending.round,
+                "turn": pending.turn,
+                "prompts": dict(pending.prompts),
+            }
+            return PhaseFacts(state, family.view(state), described, tuple(pending.seats))
+
+        return self._phases.get((head.id, head.phase_index), read)
+
+    def _snapshot(self, s: Reader, head: Head) -> Snapshot:
+        """The public view and the phase's orders at the head's version, read once a version."""
+
+        def read() -> Snapshot:
+            phase = self._phase(s, head)
+            out = self._summary(s, head)
+            out["position"] = phase.position
+            out["acting"] = list(phase.acting) if head.status == "active" else []
+            out["pending"] = phase.pending
+            out["seed_chosen"] = bool(head.settings.get("seed_chosen", False))
+            rows = s.execute(
+                select(OrdersRow.seat, OrdersRow.orders).where(
+                    OrdersRow.game_id == head.id, OrdersRow.phase_index == head.phase_index
+                )
+            )
+            orders = {seat: list(given) for seat, given in rows}
+            out["submitted"] = sorted(orders)  # who has ordered, never what
+            return Snapshot(out, orders)
+
+        return self._versions.get((head.id, head.version), read)
 
     def seat_view(self, game_id: str, token: str | None) -> dict[str, Any]:
-        """The public view with the seat's own orders and messages, all read in one transaction
-        and keyed by the phase read first, so a view never pairs one phase with another's orders."""
-        with self._tx() as s:
-            g = self._game(s, game_id)
-            seat = self._seat_by_token(s, game_id, token)
-            view = self._public(s, g)
-            row = s.scalars(
-                select(OrdersRow).where(
-                    OrdersRow.game_id == game_id,
-                    OrdersRow.phase_index == g.phase_index,
-                    OrdersRow.seat == seat.seat,
-                )
-            ).first()
-            view["seat"] = {
-                "seat": seat.seat,
-                "player": seat.player,
-                "ready": seat.ready,
-                "draw_vote": seat.draw_vote,
-                "orders": row.orders if row else [],
-            }
-            view["messages"] = self._messages(s, game_id, seat.seat)
-            return view
+        """The public view with the seat's own orders and messages, all keyed by the game's version
+        read first, so a view never pairs one phase with another's orders."""
+        return self._read(lambda s: self._seat_view(s, game_id, token))
+
+    def _seat_view(self, s: Reader, game_id: str, token: str | None) -> dict[str, Any]:
+        head = self._head(s, game_id)
+        seat = self._token_seat(s, game_id, token)
+        snapshot = self._snapshot(s, head)
+        view = dict(snapshot.public)
+        view["seat"] = {
+            "seat": seat.seat,
+            "player": seat.player,
+            "ready": seat.ready,
+            "draw_vote": seat.draw_vote,
+            "orders": snapshot.orders.get(seat.seat, []),
+        }
+        view["messages"] = self._letters.get(
+            (game_id, head.version, seat.seat), lambda: self._messages(s, game_id, seat.seat)
+        )
+        return view
 
     def options(self, game_id: str, token: str | None) -> dict[str, Any]:
-        with self._tx() as s:
-            g = self._game(s, game_id)
-            seat = self._seat_by_token(s, game_id, token)
-            if g.status != "active":
-                return {}
-            saved = s.scalars(
-                select(OrdersRow.orders).where(
-                    OrdersRow.game_id == game_id,
-                    OrdersRow.phase_index == g.phase_index,
-                    OrdersRow.seat == seat.seat,
-                )
-            ).first()
-            family = get_family(g.family)
+        return self._read(lambda s: self._options(s, game_id, token))
+
+    def _options(self, s: Reader, game_id: str, token: str | None) -> dict[str, Any]:
+        head = self._head(s, game_id)
+        seat = self._token_seat(s, game_id, token)
+        if head.status != "active":
+            return {}
+        saved = tuple(self._snapshot(s, head).orders.get(seat.seat, ()))
+        state = self._phase(s, head).state
+        family = get_family(head.family)
+
+        def tree() -> dict[str, Any]:
             try:
-                return family.options(g.state, seat.seat, list(saved or []))
-            except (ValueError, KeyError):  # saved orders that no longer apply: offer the plain tree
-                return family.options(g.state, seat.seat)
+                return family.options(state, seat.seat, list(saved))
+            except (ValueError, KeyError):  # saved orders that no longer apply: the plain tree
+                return family.options(state, seat.seat)
+
+        return self._trees.get((game_id, head.phase_index, seat.seat, saved), tree)
 
     def messages(self, game_id: str, token: str | None) -> list[dict[str, Any]]:
         with self._tx() as s:
@@ -757,11 +897,14 @@ class GameService:
             seat = self._seat_by_token(s, game_id, token)
             return self._messages(s, game_id, seat.seat)
 
-    def _messages(self, s: Session, game_id: str, seat: str) -> list[dict[str, Any]]:
+    def _messages(self, s: Reader, game_id: str, seat: str) -> list[dict[str, Any]]:
         """The messages the seat may read, chosen by the database (a game's press can be long)."""
         visible = or_(MessageRow.recipients.is_(None), MessageRow.sender == seat, self._addressed_to(seat))
-        rows = s.scalars(
-            select(MessageRow).where(MessageRow.game_id == game_id, visible).order_by(MessageRow.id)
+        columns = (MessageRow.id, MessageRow.phase, MessageRow.sender, MessageRow.recipients)
+        rows = s.execute(
+            select(*columns, MessageRow.body, MessageRow.sent_at)
+            .where(MessageRow.game_id == game_id, visible)
+            .order_by(MessageRow.id)
         )
         return [
             {
