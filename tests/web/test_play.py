@@ -9,10 +9,11 @@ Winter where a LINK order is typed and the link is drawn on the map afterwards.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import httpx
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Locator, Page, expect
 
 from .conftest import PHONE
 
@@ -35,6 +36,17 @@ def open_seat(context: BrowserContext, game_id: str, seat: str, token: str) -> P
         f" JSON.stringify({{'{seat}': '{token}'}}))"
     )
     return open_game(context, f"/games/{game_id}")
+
+
+def press_until(page: Page, button: Locator, done: Callable[[], bool], tries: int = 3) -> None:
+    """Press Enter on ``button`` until ``done()``: a live update may redraw the page between
+    Playwright's focus and its key press (a user would see the redraw and press again too)."""
+    for _ in range(tries):
+        if button.is_visible():
+            button.press("Enter")
+        page.wait_for_timeout(200)
+        if done():
+            return
 
 
 def orders_shown(page: Page) -> list[str]:
@@ -125,16 +137,17 @@ def test_a_standard_game_from_the_lobby_to_the_history(new_context: Any) -> None
     # The keyboard path through the same choices: unit, destination and order are buttons.
     # A live update may redraw the list between Playwright's focus and its key press: press again
     # until the unit is shown as chosen (a user would see the redraw and press again too).
+    # (The change notices of the page's own saves come within milliseconds, so each step may meet
+    # a redraw.)
     a_ber = germany.get_by_role("button", name="A BER", exact=True)
-    for _ in range(3):
-        a_ber.press("Enter")
-        if a_ber.get_attribute("aria-pressed") == "true":
-            break
-        germany.wait_for_timeout(500)
+    press_until(germany, a_ber, lambda: a_ber.get_attribute("aria-pressed") == "true")
     expect(a_ber).to_have_attribute("aria-pressed", "true")
-    germany.locator("#choice-box .targets").get_by_role("button", name="KIE", exact=True).press("Enter")
-    germany.get_by_role("button", name="A BER - KIE", exact=True).press("Enter")
-    expect(germany.locator("#orders-status")).to_have_text("Saved: 3 orders.")
+    order = germany.get_by_role("button", name="A BER - KIE", exact=True)
+    kie = germany.locator("#choice-box .targets").get_by_role("button", name="KIE", exact=True)
+    press_until(germany, kie, order.is_visible)
+    status = germany.locator("#orders-status")
+    press_until(germany, order, lambda: status.text_content() == "Saved: 3 orders.")
+    expect(status).to_have_text("Saved: 3 orders.")
 
     # Press: France writes to Germany alone; it appears on Germany's page, not on England's.
     france.locator("#press-to").select_option("GERMANY")

@@ -26,6 +26,7 @@ from sqlalchemy import (
     cast,
     exists,
     func,
+    insert,
     or_,
     select,
     text,
@@ -98,6 +99,7 @@ class Head:
 HEAD_OF_GAME = select(*(getattr(GameRow, f.name) for f in fields(Head))).where(
     GameRow.id == bindparam("game_id")
 )
+HEAD_FOR_UPDATE = HEAD_OF_GAME.with_for_update(of=GameRow)
 SEATS_OF_GAME = (
     select(SeatRow.seat, SeatRow.kind, SeatRow.player, SeatRow.ready)
     .where(SeatRow.game_id == bindparam("game_id"))
@@ -165,6 +167,10 @@ class Unavailable(ServiceError):
     """The database does not answer (``/readyz``)."""
 
     status = 503
+
+
+class LostRace(Exception):
+    """A write found the game's version changed since it read it (rolled back, to run again)."""
 
 
 class MovedOn(ServiceError):
@@ -639,59 +645,100 @@ class GameService:
         if len(orders) > MAX_ORDERS:
             raise Invalid(f"at most {MAX_ORDERS} orders")
 
-        def write(s: Session, game: GameRow) -> list[dict[str, Any]]:
-            seat = self._seat_by_token(s, game_id, token)
+        def write(conn: Connection, game: Head, seat: Any) -> list[dict[str, Any]]:
             if game.status != "active":
                 raise Conflict(f"the game is {game.status}: no orders now")
             if phase != game.phase:
                 raise Conflict(f"these orders are for {phase}, but the game is in {game.phase}")
             family = get_family(game.family)
-            if seat.seat not in family.pending(game.state).seats:
+            state = self._phase(conn, game).state
+            if seat.seat not in family.pending(state).seats:
                 raise Conflict(f"{seat.seat} has nothing to order in {game.phase}")
-            checks = family.check(game.state, seat.seat, orders)
+            checks = family.check(state, seat.seat, orders)
             report = [
                 {"order": o, "ok": err is None, "error": err} for o, err in zip(orders, checks, strict=True)
             ]
             if any(err is not None for err in checks):
                 raise Invalid("some orders were refused; none was stored", report)
-            row = s.scalars(
-                select(OrdersRow).where(
-                    OrdersRow.game_id == game_id,
-                    OrdersRow.phase_index == game.phase_index,
-                    OrdersRow.seat == seat.seat,
-                )
-            ).first()
-            if row is None:
-                s.add(
-                    OrdersRow(
+            mine = (
+                OrdersRow.game_id == game_id,
+                OrdersRow.phase_index == game.phase_index,
+                OrdersRow.seat == seat.seat,
+            )
+            now = self.clock()
+            replaced = conn.execute(update(OrdersRow).where(*mine).values(orders=orders, submitted_at=now))
+            if replaced.rowcount == 0:
+                conn.execute(
+                    insert(OrdersRow).values(
                         game_id=game_id,
                         phase_index=game.phase_index,
                         seat=seat.seat,
                         orders=orders,
-                        submitted_at=self.clock(),
+                        submitted_at=now,
                     )
                 )
-            else:
-                row.orders, row.submitted_at = orders, self.clock()
-            self._changed(s, game)
             return report
 
-        return self._seat_write(game_id, write)
+        return self._quick_seat_write(game_id, token, write)
 
     def set_ready(self, game_id: str, token: str | None, phase: str, ready: bool) -> None:
         """Mark the seat ready (or not) for ``phase``, which must be the current one: a ready meant
         for a phase already processed (a retry, a double click) must not count for the next."""
 
-        def write(s: Session, game: GameRow) -> None:
-            seat = self._seat_by_token(s, game_id, token)
+        def write(conn: Connection, game: Head, seat: Any) -> None:
             if game.status != "active":
                 raise Conflict(f"the game is {game.status}")
             if phase != game.phase:
                 raise Conflict(f"this is for {phase}, but the game is in {game.phase}")
-            seat.ready = ready
-            self._changed(s, game)  # the ready request itself then tries to process the phase
+            conn.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == game_id, SeatRow.seat == seat.seat)
+                .values(ready=ready)
+            )
 
-        self._seat_write(game_id, write)
+        self._quick_seat_write(game_id, token, write)  # the ready request then tries to process
+
+    def _quick_seat_write(
+        self, game_id: str, token: str | None, write: Callable[[Connection, Head, Any], T]
+    ) -> T:
+        """The seats' frequent writes (orders, ready) on a plain connection, as :meth:`_seat_write`
+        does them with an ORM session (which costs more than the statements): on the game's head
+        (locked on PostgreSQL), then the version bumped where it is still the one read; a write that
+        lost that race runs again, unless the phase moved on meanwhile."""
+        if not token:
+            raise Unauthorized("this needs a seat's token (Authorization: Bearer <token>)")
+        phases_seen: set[int] = set()
+
+        def attempt() -> tuple[T, Change]:
+            with self._write_lock, self.engine.begin() as conn:
+                head = HEAD_FOR_UPDATE if self.locking else HEAD_OF_GAME
+                row = conn.execute(head, {"game_id": game_id}).first()
+                if row is None:
+                    raise NotFound(f"no game {game_id!r}")
+                game = Head(*row)
+                phases_seen.add(game.phase_index)
+                if len(phases_seen) > 1:
+                    raise Conflict(f"the phase was processed meanwhile; it is now {game.phase}")
+                out = write(conn, game, self._token_seat(conn, game_id, token))
+                bumped = conn.execute(
+                    update(GameRow)
+                    .where(GameRow.id == game_id, GameRow.version == game.version)
+                    .values(version=game.version + 1)
+                )
+                if bumped.rowcount != 1:  # another process wrote first: nothing of this is kept
+                    raise LostRace()
+                change = Change(game_id, game.version + 1, game.phase, game.status, unix_time(game.deadline))
+                self.notices.in_transaction(conn, [change])
+                return out, change
+
+        for _ in range(SEAT_WRITE_ATTEMPTS):
+            try:
+                out, change = attempt()
+            except LostRace:
+                continue
+            self.notices.committed([change])
+            return out
+        raise StaleWrite("the game changed meanwhile (a phase may have been processed): reload and retry")
 
     def vote_draw(self, game_id: str, token: str | None, phase: str, vote: bool) -> None:
         """A seat's vote for a draw, given in ``phase`` (refused once the phase has moved on)."""

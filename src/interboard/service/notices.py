@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, text
 from sqlalchemy.orm import Session
 
 log = logging.getLogger(__name__)
@@ -117,7 +117,7 @@ class Notices:
         self._thread: threading.Thread | None = None
 
     # ------------------------------------------------------------------ announcing (any thread)
-    def in_transaction(self, session: Session, changes: list[Change]) -> None:
+    def in_transaction(self, session: Session | Connection, changes: list[Change]) -> None:
         """Called inside the changing transaction, before its commit."""
         if self.remote:
             for change in changes:
