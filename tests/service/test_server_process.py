@@ -507,38 +507,12 @@ def sse_events(lines: Iterator[str]) -> Iterator[dict[str, str]]:
         event[name] = f"{event[name]}\n{value}" if name == "data" and name in event else value
 
 
-def test_events_stream_an_update_when_the_phase_is_processed(db_url: str, servers: Servers) -> None:
-    srv = servers.start(db_url)
-    with srv.client() as c, srv.client() as listener:
-        gid, tokens = create_game(c, seats=PLAYERS)  # no deadline: processed when every seat is ready
-        with listener.stream("GET", f"/api/games/{gid}/events", timeout=5.0) as stream:
-            assert stream.status_code == 200
-            assert stream.headers["content-type"].startswith("text/event-stream")
-            events = sse_events(stream.iter_lines())  # each read bounded by the 5 s timeout
-            first = next(events)
-            assert first["event"] == "update"
-            start = json.loads(first["data"])
-            assert start["phase"] == "S1901M" and start["status"] == "active"
-
-            for seat in POWERS:
-                r = c.put(
-                    f"/api/games/{gid}/ready",
-                    headers=auth(tokens[seat]),
-                    json={"phase": "S1901M", "value": True},
-                )
-                assert r.status_code == 200, r.text
-            end = time.monotonic() + 10
-            seen = []
-            for event in events:
-                assert event["event"] == "update", event
-                data = json.loads(event["data"])
-                seen.append(data)
-                if data["phase"] != "S1901M" or time.monotonic() > end:
-                    break
-    assert seen and seen[-1]["phase"] == "F1901M", seen
-    assert seen[-1]["version"] > start["version"]
-    versions = [start["version"]] + [d["version"] for d in seen]
-    assert versions == sorted(set(versions))  # each update is news
+def ready_all(client: httpx.Client, gid: str, tokens: dict[str, str], phase: str) -> None:
+    for seat in POWERS:
+        r = client.put(
+            f"/api/games/{gid}/ready", headers=auth(tokens[seat]), json={"phase": phase, "value": True}
+        )
+        assert r.status_code == 200, r.text
 
 
 def next_phase_seen(events: Iterator[dict[str, str]], phase: str, within: float) -> list[dict[str, Any]]:
@@ -553,6 +527,27 @@ def next_phase_seen(events: Iterator[dict[str, str]], phase: str, within: float)
     return seen
 
 
+def test_events_stream_an_update_when_the_phase_is_processed(db_url: str, servers: Servers) -> None:
+    srv = servers.start(db_url)
+    with srv.client() as c, srv.client() as listener:
+        gid, tokens = create_game(c, seats=PLAYERS)  # no deadline: processed when every seat is ready
+        with listener.stream("GET", f"/api/games/{gid}/events", timeout=5.0) as stream:
+            assert stream.status_code == 200
+            assert stream.headers["content-type"].startswith("text/event-stream")
+            events = sse_events(stream.iter_lines())  # each read bounded by the 5 s timeout
+            first = next(events)
+            assert first["event"] == "update"
+            start = json.loads(first["data"])
+            assert start["phase"] == "S1901M" and start["status"] == "active"
+
+            ready_all(c, gid, tokens, "S1901M")
+            seen = next_phase_seen(events, "S1901M", within=10)
+    assert seen and seen[-1]["phase"] == "F1901M", seen
+    assert seen[-1]["version"] > start["version"]
+    versions = [start["version"]] + [d["version"] for d in seen]
+    assert versions == sorted(set(versions))  # each update is news
+
+
 def test_a_change_made_through_one_server_reaches_a_stream_on_another(db_url: str, servers: Servers) -> None:
     """The notice crosses processes: PostgreSQL's NOTIFY, or the SQLite file's watcher. The sweep is
     long, so nothing but the notice can bring the change."""
@@ -562,13 +557,7 @@ def test_a_change_made_through_one_server_reaches_a_stream_on_another(db_url: st
         with listener.stream("GET", f"/api/games/{gid}/events", timeout=5.0) as stream:
             events = sse_events(stream.iter_lines())
             assert json.loads(next(events)["data"])["phase"] == "S1901M"
-            for seat in POWERS:
-                r = c.put(
-                    f"/api/games/{gid}/ready",
-                    headers=auth(tokens[seat]),
-                    json={"phase": "S1901M", "value": True},
-                )
-                assert r.status_code == 200, r.text
+            ready_all(c, gid, tokens, "S1901M")
             seen = next_phase_seen(events, "S1901M", within=10)
     assert seen[-1]["phase"] == "F1901M", seen
 
