@@ -176,6 +176,7 @@ def test_a_standard_game_from_the_lobby_to_the_history(new_context: Any) -> None
     expect(france.locator("#results-h")).to_have_text("Results of S1901M")
     expect(results.filter(has_text="FRANCE: A PAR - BUR")).to_contain_text("bounced (MUN)")
     expect(results.filter(has_text="ENGLAND: F LON - NTH")).to_contain_text("succeeds")
+    expect(results.filter(has_text="TURKEY: F ANK H")).to_contain_text("held (no order)")
     expect(france.locator('#map .unit[data-loc="MAO"]')).to_have_attribute("data-power", "FRANCE")
     expect(france.locator('#map .unit[data-loc="PAR"]')).to_have_count(1)
     assert orders_shown(france) == []

@@ -596,6 +596,8 @@ function renderHistoryBar() {
 }
 
 function describeOutcome(r) {
+  // A unit its player gave no order: the rules' default, not something the player chose.
+  if (r.default || r.reason === "not ordered") return / H$/.test(r.order) ? "held (no order)" : "no order: the default";
   if (r.succeeded) return "succeeds";
   let text = r.reason || "fails";
   if (r.by && r.by.length) text += ` (${r.by.join(", ")})`;
