@@ -39,7 +39,6 @@ from .engine import IllegalAction, apply, seat_of
 from .legal import legal_actions
 from .moves import (
     MoveError,
-    air_distance,
     can_carry,
     hostile_land,
     is_neutral,
@@ -64,9 +63,13 @@ TRANSPORT_SHARE = 3
 """At most a third of a purse goes on transports."""
 WEAK_COAST = 2
 """An enemy coast with at most this many defenders is worth sailing an army to."""
-BOMBERS_PER_FACTORY = 2
-"""Bombers kept for each enemy factory in reach (a raid takes at most the territory's IPCs, which
-two bombers' dice mostly reach)."""
+BOMBER_REACH = 3
+"""Air steps from a bomber's base to the factory it raids: half its move, out and back."""
+BOMBER_SHARE = 2
+"""At most half a purse goes on bombers."""
+BOMBER_PURSE = 50
+"""Only a power collecting this many IPCs (all its economies) buys bombers: a poorer one needs its
+armies more."""
 
 
 def calculator(state: dict[str, Any], seat: str, seed: str) -> list[str]:
@@ -201,16 +204,21 @@ class _Plan:
                 1 for u in w.units.values() if u.owner == self.power and w.unit_type(u).transport_capacity
             )
             ships_wanted = max(0, (idle + 1) // 2 - ships)
-        bombers_wanted = 0 if guard else self.bombers_wanted()
+        rich = sum(w.ipcs.get(e.id, 0) for e in power.economies) >= BOMBER_PURSE
+        bombers_wanted = self.bombers_wanted() if rich and not guard else 0
+        bomber_bases = self.raid_bases()
         for economy in power.economies:
             purse = w.ipcs.get(economy.id, 0)
             econ = economy.id if len(power.economies) > 1 else None
             counts: dict[str, int] = {}
             cost = {u: w.data.units[u].cost or 0 for u in power.buys}
-            if bombers_wanted and "bomber" in cost and cost["bomber"] and purse >= 2 * cost["bomber"]:
-                counts["bomber"] = 1
-                purse -= cost["bomber"]
-                bombers_wanted -= 1
+            # Bombers where they are a flight from a base: from the economy's capital.
+            if bombers_wanted and cost.get("bomber") and economy.capital in bomber_bases:
+                n = min(bombers_wanted, purse // BOMBER_SHARE // cost["bomber"])
+                if n:
+                    counts["bomber"] = n
+                    purse -= n * cost["bomber"]
+                    bombers_wanted -= n
             if ships_wanted and "transport" in cost and cost["transport"]:
                 n = min(ships_wanted, purse // TRANSPORT_SHARE // cost["transport"])
                 if n:
@@ -347,18 +355,49 @@ class _Plan:
         out = [s for s in self.enemy_lands() if any(w.unit_type(u).has("factory") for u in w.at(s))]
         return sorted(out, key=lambda s: (-w.data.territories[s].ipc, s))
 
-    def bombers_wanted(self) -> int:
+    @staticmethod
+    def raiders_for(ipc: int) -> int:
+        """Bombers sent on one factory: a raid takes at most the territory's IPCs, which this many
+        dice (3.5 each) nearly always reach after the interceptors and the AA gun have shot some."""
+        return ipc // 2 + 2
+
+    def air_steps(self, sources: set[str], limit: int) -> dict[str, int]:
+        """Air steps from the nearest of ``sources`` to every space within ``limit`` (neutrals and
+        ships-only spaces closed, as :func:`air_distance`)."""
         w = self.world
+        dist = {s: 0 for s in sources}
+        queue = deque(sources)
+        while queue:
+            here = queue.popleft()
+            if dist[here] >= limit:
+                continue
+            for nxt in neighbours(w, here):
+                if nxt in dist or is_neutral(w, nxt) or w.data.territories[nxt].ships_only:
+                    continue
+                dist[nxt] = dist[here] + 1
+                queue.append(nxt)
+        return dist
+
+    def raid_bases(self) -> dict[str, int]:
+        """Air steps to the nearest enemy factory from every space a bomber could raid one from
+        within one more flight (its base, or a place a move from one)."""
         targets = set(self.factories_to_bomb())
         if not targets:
-            return 0
-        bases = [s for s in self.capitals() if air_distance(w, s, targets, 3) is not None]
-        if not bases:
-            return 0
+            return {}
+        return self.air_steps(targets, BOMBER_REACH + self.world.data.units["bomber"].movement)
+
+    def bombers_wanted(self) -> int:
+        """Enough bombers within a flight of a base to raid every enemy factory to its cap each turn
+        (in the linked game every 10 IPCs bombed is a surrender die, and the turtle's purse shrinks)."""
+        w = self.world
+        near = self.raid_bases()
         have = sum(
-            1 for u in w.units.values() if u.owner == self.power and w.unit_type(u).has("strategic_bomber")
+            1
+            for u in w.units.values()
+            if u.owner == self.power and w.unit_type(u).has("strategic_bomber") and u.at in near
         )
-        return max(0, BOMBERS_PER_FACTORY * len(targets) - have)
+        need = sum(self.raiders_for(w.data.territories[t].ipc) for t in self.factories_to_bomb())
+        return max(0, need - have)
 
     def raids(self) -> None:
         """Every bomber not already sent into battle raids an enemy factory it can reach and come back
@@ -376,10 +415,39 @@ class _Plan:
         ]
         for b in sorted(bombers, key=lambda u: u.id):
             for target in targets:
-                if sent.get(target, 0) >= max(1, -(-w.data.territories[target].ipc * 2 // 7)):
+                if sent.get(target, 0) >= self.raiders_for(w.data.territories[target].ipc):
                     continue
                 if self.play(Move((("bomber", 1),), b.at, target, raid=True)):
                     sent[target] = sent.get(target, 0) + 1
+                    break
+
+    def bombers_to_bases(self) -> None:
+        """Bombers (back from a raid, or bought far away) land where they may nearest an enemy
+        factory, so that next turn they raid it."""
+        w = self.world
+        targets = set(self.factories_to_bomb())
+        if not targets:
+            return
+        to_target = self.air_steps(targets, 4 * BOMBER_REACH)
+        held = w.extra.get("held_at_start", {})
+        side = w.side(self.power)
+        spots = {s for s, holder in held.items() if holder == side and not linked.closed_by_surrender(w, s)}
+        bombers = [
+            u
+            for u in w.units.values()
+            if u.owner == self.power and w.unit_type(u).has("strategic_bomber") and u.aboard is None
+        ]
+        for b in sorted(bombers, key=lambda u: u.id):
+            here = to_target.get(b.at, FAR) if b.at in spots else FAR
+            if here <= BOMBER_REACH:
+                continue
+            flight = self.air_steps({b.at}, w.unit_type(b).movement - b.moved)
+            options = sorted(
+                (s for s in flight if s in spots and s != b.at and to_target.get(s, FAR) < here),
+                key=lambda s: (to_target.get(s, FAR), flight[s], s),
+            )
+            for there in options[:5]:
+                if self.play(Move((("bomber", 1),), b.at, there)):
                     break
 
     def _worth(self, space: str) -> float:
@@ -448,6 +516,7 @@ class _Plan:
                     break
         self.sweep_convoys()
         self.ferry(front)
+        self.bombers_to_bases()
         self.land_aircraft()
 
     # ------------------------------------------------------------------ convoys
