@@ -66,8 +66,8 @@ WEAK_COAST = 2
 BOMBER_REACH = 3
 """Air steps from a bomber's base to the factory it raids: half its move, out and back."""
 BOMBER_SHARE = 2
-"""At most half a purse goes on bombers."""
-BOMBER_PURSE = 50
+"""About half a purse goes on bombers (at least one, when it buys one)."""
+BOMBER_PURSE = 30
 """Only a power collecting this many IPCs (all its economies) buys bombers: a poorer one needs its
 armies more."""
 
@@ -214,7 +214,7 @@ class _Plan:
             cost = {u: w.data.units[u].cost or 0 for u in power.buys}
             # Bombers where they are a flight from a base: from the economy's capital.
             if bombers_wanted and cost.get("bomber") and economy.capital in bomber_bases:
-                n = min(bombers_wanted, purse // BOMBER_SHARE // cost["bomber"])
+                n = min(bombers_wanted, -(-purse // BOMBER_SHARE // cost["bomber"]), purse // cost["bomber"])
                 if n:
                     counts["bomber"] = n
                     purse -= n * cost["bomber"]
@@ -401,29 +401,42 @@ class _Plan:
 
     def raids(self) -> None:
         """Every bomber not already sent into battle raids an enemy factory it can reach and come back
-        from, at most as many on one factory as its IPCs call for."""
+        from, at most as many on one factory as its IPCs call for, each with a fighter from its base
+        as escort when one is there (fighters are cheaper to lose to the interceptors and the AA gun)."""
         w = self.world
         targets = self.factories_to_bomb()
         sent: dict[str, int] = {}
-        bombers = [
-            u
-            for u in w.units.values()
-            if u.owner == self.power
-            and w.unit_type(u).has("strategic_bomber")
-            and not u.moved
-            and not u.fought
-        ]
-        for b in sorted(bombers, key=lambda u: u.id):
+        for b in sorted(self.idle_aircraft(bombers=True), key=lambda u: u.id):
             for target in targets:
                 if sent.get(target, 0) >= self.raiders_for(w.data.territories[target].ipc):
                     continue
-                if self.play(Move((("bomber", 1),), b.at, target, raid=True)):
+                escort = next((f for f in self.idle_aircraft(bombers=False) if f.at == b.at), None)
+                if (
+                    escort is not None
+                    and self.play(Move((("bomber", 1), (escort.type, 1)), b.at, target, raid=True))
+                ) or self.play(Move((("bomber", 1),), b.at, target, raid=True)):
                     sent[target] = sent.get(target, 0) + 1
                     break
 
-    def bombers_to_bases(self) -> None:
-        """Bombers (back from a raid, or bought far away) land where they may nearest an enemy
-        factory, so that next turn they raid it."""
+    def idle_aircraft(self, bombers: bool) -> list[Unit]:
+        """Our bombers (or else fighters) on land that have not moved or fought this turn."""
+        w = self.world
+        return [
+            u
+            for u in w.units.values()
+            if u.owner == self.power
+            and w.unit_type(u).is_air
+            and w.unit_type(u).has("strategic_bomber") == bombers
+            and u.aboard is None
+            and not w.is_sea(u.at)
+            and not u.moved
+            and not u.fought
+        ]
+
+    def aircraft_to_bases(self) -> None:
+        """Bombers and fighters (back from a raid, or bought far away) land where they may nearest an
+        enemy factory, within half their move of it, so that next turn they raid it or escort the
+        raid."""
         w = self.world
         targets = set(self.factories_to_bomb())
         if not targets:
@@ -432,22 +445,26 @@ class _Plan:
         held = w.extra.get("held_at_start", {})
         side = w.side(self.power)
         spots = {s for s, holder in held.items() if holder == side and not linked.closed_by_surrender(w, s)}
-        bombers = [
+        aircraft = [
             u
             for u in w.units.values()
-            if u.owner == self.power and w.unit_type(u).has("strategic_bomber") and u.aboard is None
+            if u.owner == self.power
+            and w.unit_type(u).is_air
+            and u.aboard is None
+            and (w.unit_type(u).has("strategic_bomber") or w.unit_type(u).carrier_cost)
         ]
-        for b in sorted(bombers, key=lambda u: u.id):
-            here = to_target.get(b.at, FAR) if b.at in spots else FAR
-            if here <= BOMBER_REACH:
+        for craft in sorted(aircraft, key=lambda u: u.id):
+            ut = w.unit_type(craft)
+            here = to_target.get(craft.at, FAR) if craft.at in spots else FAR
+            if here <= ut.movement // 2:
                 continue
-            flight = self.air_steps({b.at}, w.unit_type(b).movement - b.moved)
+            flight = self.air_steps({craft.at}, ut.movement - craft.moved)
             options = sorted(
-                (s for s in flight if s in spots and s != b.at and to_target.get(s, FAR) < here),
+                (s for s in flight if s in spots and s != craft.at and to_target.get(s, FAR) < here),
                 key=lambda s: (to_target.get(s, FAR), flight[s], s),
             )
             for there in options[:5]:
-                if self.play(Move((("bomber", 1),), b.at, there)):
+                if self.play(Move(((craft.type, 1),), craft.at, there)):
                     break
 
     def _worth(self, space: str) -> float:
@@ -516,7 +533,7 @@ class _Plan:
                     break
         self.sweep_convoys()
         self.ferry(front)
-        self.bombers_to_bases()
+        self.aircraft_to_bases()
         self.land_aircraft()
 
     # ------------------------------------------------------------------ convoys
