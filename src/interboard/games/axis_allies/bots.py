@@ -5,23 +5,27 @@ of the position as it goes (so all it sends is legal), and weighs its attacks wi
 calculator (:mod:`.odds`, exact):
 
 * Purchase: what is needed. Infantry to hold a capital the enemy could take next turn; otherwise a
-  transport for every two land units with no way by land to the war, bombers for the enemy
-  factories within a bomber's reach of its capitals (two each), then two infantry for each armour
-  and a fighter when rich, spending every purse.
+  transport for every two land units with no way by land to the war, bombers (a power collecting
+  30 IPCs or more, about half of the purse of an economy whose capital is a flight from a raid
+  base) until it has enough to raid each enemy factory worth 4 IPCs or more to its cap every turn,
+  then two infantry for each armour and a fighter when rich, spending every purse.
 * Combat move: each enemy territory next to its land units, most valuable first, is attacked with
   the units that can reach it, when the calculator gives the attacker 60 % or more and the IPCs
   gained (the territory and the enemy units' cost) outweigh the expected losses. Units guarding a
   threatened capital stay home. Armies carried to a sea zone beside an enemy coast storm it on the
   same odds (never through enemy warships), sailing in this move to such a sea zone when they are
-  not beside one; bombers raid the richest enemy factories in reach.
+  not beside one; bombers raid the richest enemy factories in reach, enough on each to reach its
+  cap past the interceptors and the AA gun, each with a fighter from its base as escort (in the
+  linked game every 10 IPCs bombed in a round is a surrender die for Germany, Japan or the UK).
 * Battles: the cheapest casualties; the attacker retreats when the calculator, on the units left,
   no longer gives it even odds.
 * Non-combat move: land units march a step towards the nearest enemy territory that is not a
   fortress (more defenders than the calculator weighs), unless they guard their capital; warships
   take the enemy's convoy centres in reach and take back their own side's; transports
   take aboard the armies with no way by land to the war and sail them towards a friendly shore near
-  the enemy or a weakly held enemy coast, and land them on the shore; aircraft land where they may,
-  nearest the front.
+  the enemy or a weakly held enemy coast, and land them on the shore; bombers and fighters fly to
+  the landing place nearest an enemy factory (within half their move of it: the raid base); other
+  aircraft land where they may, nearest the front.
 * Placement: everything bought, at the factory nearest the enemy (a threatened capital first), ships
   beside the armies they are to carry.
 
@@ -67,6 +71,8 @@ BOMBER_REACH = 3
 """Air steps from a bomber's base to the factory it raids: half its move, out and back."""
 BOMBER_SHARE = 2
 """About half a purse goes on bombers (at least one, when it buys one)."""
+RAID_IPCS = 4
+"""The least IPCs a territory must be worth for its factory to be raided."""
 BOMBER_PURSE = 30
 """Only a power collecting this many IPCs (all its economies) buys bombers: a poorer one needs its
 armies more."""
@@ -349,10 +355,15 @@ class _Plan:
 
     # ------------------------------------------------------------------ strategic bombing
     def factories_to_bomb(self) -> list[str]:
-        """Enemy territories with a factory, the richest first: raids cost the enemy IPCs, and in the
-        linked game every 10 of them a surrender die."""
+        """Enemy territories with a factory worth raiding, the richest first: raids cost the enemy
+        IPCs, and in the linked game every 10 of them a surrender die. A raid takes at most the
+        territory's IPCs, so a poor one is not worth the bombers the AA gun shoots down."""
         w = self.world
-        out = [s for s in self.enemy_lands() if any(w.unit_type(u).has("factory") for u in w.at(s))]
+        out = [
+            s
+            for s in self.enemy_lands()
+            if w.data.territories[s].ipc >= RAID_IPCS and any(w.unit_type(u).has("factory") for u in w.at(s))
+        ]
         return sorted(out, key=lambda s: (-w.data.territories[s].ipc, s))
 
     @staticmethod
