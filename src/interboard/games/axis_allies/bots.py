@@ -5,23 +5,27 @@ of the position as it goes (so all it sends is legal), and weighs its attacks wi
 calculator (:mod:`.odds`, exact):
 
 * Purchase: what is needed. Infantry to hold a capital the enemy could take next turn; otherwise a
-  transport for every two land units with no way by land to the war, bombers for the enemy
-  factories within a bomber's reach of its capitals (two each), then two infantry for each armour
-  and a fighter when rich, spending every purse.
+  transport for every two land units with no way by land to the war, bombers (a power collecting
+  30 IPCs or more, about half of the purse of an economy whose capital is a flight from a raid
+  base) until it has enough to raid each enemy factory worth 4 IPCs or more to its cap every turn,
+  then two infantry for each armour and a fighter when rich, spending every purse.
 * Combat move: each enemy territory next to its land units, most valuable first, is attacked with
   the units that can reach it, when the calculator gives the attacker 60 % or more and the IPCs
   gained (the territory and the enemy units' cost) outweigh the expected losses. Units guarding a
   threatened capital stay home. Armies carried to a sea zone beside an enemy coast storm it on the
   same odds (never through enemy warships), sailing in this move to such a sea zone when they are
-  not beside one; bombers raid the richest enemy factories in reach.
+  not beside one; bombers raid the richest enemy factories in reach, enough on each to reach its
+  cap past the interceptors and the AA gun, each with a fighter from its base as escort (in the
+  linked game every 10 IPCs bombed in a round is a surrender die for Germany, Japan or the UK).
 * Battles: the cheapest casualties; the attacker retreats when the calculator, on the units left,
   no longer gives it even odds.
 * Non-combat move: land units march a step towards the nearest enemy territory that is not a
   fortress (more defenders than the calculator weighs), unless they guard their capital; warships
   take the enemy's convoy centres in reach and take back their own side's; transports
   take aboard the armies with no way by land to the war and sail them towards a friendly shore near
-  the enemy or a weakly held enemy coast, and land them on the shore; aircraft land where they may,
-  nearest the front.
+  the enemy or a weakly held enemy coast, and land them on the shore; bombers and fighters fly to
+  the landing place nearest an enemy factory (within half their move of it: the raid base); other
+  aircraft land where they may, nearest the front.
 * Placement: everything bought, at the factory nearest the enemy (a threatened capital first), ships
   beside the armies they are to carry.
 
@@ -39,7 +43,6 @@ from .engine import IllegalAction, apply, seat_of
 from .legal import legal_actions
 from .moves import (
     MoveError,
-    air_distance,
     can_carry,
     hostile_land,
     is_neutral,
@@ -64,9 +67,15 @@ TRANSPORT_SHARE = 3
 """At most a third of a purse goes on transports."""
 WEAK_COAST = 2
 """An enemy coast with at most this many defenders is worth sailing an army to."""
-BOMBERS_PER_FACTORY = 2
-"""Bombers kept for each enemy factory in reach (a raid takes at most the territory's IPCs, which
-two bombers' dice mostly reach)."""
+BOMBER_REACH = 3
+"""Air steps from a bomber's base to the factory it raids: half its move, out and back."""
+BOMBER_SHARE = 2
+"""About half a purse goes on bombers (at least one, when it buys one)."""
+RAID_IPCS = 4
+"""The least IPCs a territory must be worth for its factory to be raided."""
+BOMBER_PURSE = 30
+"""Only a power collecting this many IPCs (all its economies) buys bombers: a poorer one needs its
+armies more."""
 
 
 def calculator(state: dict[str, Any], seat: str, seed: str) -> list[str]:
@@ -201,16 +210,21 @@ class _Plan:
                 1 for u in w.units.values() if u.owner == self.power and w.unit_type(u).transport_capacity
             )
             ships_wanted = max(0, (idle + 1) // 2 - ships)
-        bombers_wanted = 0 if guard else self.bombers_wanted()
+        rich = sum(w.ipcs.get(e.id, 0) for e in power.economies) >= BOMBER_PURSE
+        bombers_wanted = self.bombers_wanted() if rich and not guard else 0
+        bomber_bases = self.raid_bases()
         for economy in power.economies:
             purse = w.ipcs.get(economy.id, 0)
             econ = economy.id if len(power.economies) > 1 else None
             counts: dict[str, int] = {}
             cost = {u: w.data.units[u].cost or 0 for u in power.buys}
-            if bombers_wanted and "bomber" in cost and cost["bomber"] and purse >= 2 * cost["bomber"]:
-                counts["bomber"] = 1
-                purse -= cost["bomber"]
-                bombers_wanted -= 1
+            # Bombers where they are a flight from a base: from the economy's capital.
+            if bombers_wanted and cost.get("bomber") and economy.capital in bomber_bases:
+                n = min(bombers_wanted, -(-purse // BOMBER_SHARE // cost["bomber"]), purse // cost["bomber"])
+                if n:
+                    counts["bomber"] = n
+                    purse -= n * cost["bomber"]
+                    bombers_wanted -= n
             if ships_wanted and "transport" in cost and cost["transport"]:
                 n = min(ships_wanted, purse // TRANSPORT_SHARE // cost["transport"])
                 if n:
@@ -341,45 +355,127 @@ class _Plan:
 
     # ------------------------------------------------------------------ strategic bombing
     def factories_to_bomb(self) -> list[str]:
-        """Enemy territories with a factory, the richest first: raids cost the enemy IPCs, and in the
-        linked game every 10 of them a surrender die."""
+        """Enemy territories with a factory worth raiding, the richest first: raids cost the enemy
+        IPCs, and in the linked game every 10 of them a surrender die. A raid takes at most the
+        territory's IPCs, so a poor one is not worth the bombers the AA gun shoots down."""
         w = self.world
-        out = [s for s in self.enemy_lands() if any(w.unit_type(u).has("factory") for u in w.at(s))]
+        out = [
+            s
+            for s in self.enemy_lands()
+            if w.data.territories[s].ipc >= RAID_IPCS and any(w.unit_type(u).has("factory") for u in w.at(s))
+        ]
         return sorted(out, key=lambda s: (-w.data.territories[s].ipc, s))
 
-    def bombers_wanted(self) -> int:
+    @staticmethod
+    def raiders_for(ipc: int) -> int:
+        """Bombers sent on one factory: a raid takes at most the territory's IPCs, which this many
+        dice (3.5 each) nearly always reach after the interceptors and the AA gun have shot some."""
+        return ipc // 2 + 2
+
+    def air_steps(self, sources: set[str], limit: int) -> dict[str, int]:
+        """Air steps from the nearest of ``sources`` to every space within ``limit`` (neutrals and
+        ships-only spaces closed, as :func:`air_distance`)."""
         w = self.world
+        dist = {s: 0 for s in sources}
+        queue = deque(sources)
+        while queue:
+            here = queue.popleft()
+            if dist[here] >= limit:
+                continue
+            for nxt in neighbours(w, here):
+                if nxt in dist or is_neutral(w, nxt) or w.data.territories[nxt].ships_only:
+                    continue
+                dist[nxt] = dist[here] + 1
+                queue.append(nxt)
+        return dist
+
+    def raid_bases(self) -> dict[str, int]:
+        """Air steps to the nearest enemy factory from every space a bomber could raid one from
+        within one more flight (its base, or a place a move from one)."""
         targets = set(self.factories_to_bomb())
         if not targets:
-            return 0
-        bases = [s for s in self.capitals() if air_distance(w, s, targets, 3) is not None]
-        if not bases:
-            return 0
+            return {}
+        return self.air_steps(targets, BOMBER_REACH + self.world.data.units["bomber"].movement)
+
+    def bombers_wanted(self) -> int:
+        """Enough bombers within a flight of a base to raid every enemy factory to its cap each turn
+        (in the linked game every 10 IPCs bombed is a surrender die, and the turtle's purse shrinks)."""
+        w = self.world
+        near = self.raid_bases()
         have = sum(
-            1 for u in w.units.values() if u.owner == self.power and w.unit_type(u).has("strategic_bomber")
+            1
+            for u in w.units.values()
+            if u.owner == self.power and w.unit_type(u).has("strategic_bomber") and u.at in near
         )
-        return max(0, BOMBERS_PER_FACTORY * len(targets) - have)
+        need = sum(self.raiders_for(w.data.territories[t].ipc) for t in self.factories_to_bomb())
+        return max(0, need - have)
 
     def raids(self) -> None:
         """Every bomber not already sent into battle raids an enemy factory it can reach and come back
-        from, at most as many on one factory as its IPCs call for."""
+        from, at most as many on one factory as its IPCs call for, each with a fighter from its base
+        as escort when one is there (fighters are cheaper to lose to the interceptors and the AA gun)."""
         w = self.world
         targets = self.factories_to_bomb()
         sent: dict[str, int] = {}
-        bombers = [
+        for b in sorted(self.idle_aircraft(bombers=True), key=lambda u: u.id):
+            for target in targets:
+                if sent.get(target, 0) >= self.raiders_for(w.data.territories[target].ipc):
+                    continue
+                escort = next((f for f in self.idle_aircraft(bombers=False) if f.at == b.at), None)
+                if (
+                    escort is not None
+                    and self.play(Move((("bomber", 1), (escort.type, 1)), b.at, target, raid=True))
+                ) or self.play(Move((("bomber", 1),), b.at, target, raid=True)):
+                    sent[target] = sent.get(target, 0) + 1
+                    break
+
+    def idle_aircraft(self, bombers: bool) -> list[Unit]:
+        """Our bombers (or else fighters) on land that have not moved or fought this turn."""
+        w = self.world
+        return [
             u
             for u in w.units.values()
             if u.owner == self.power
-            and w.unit_type(u).has("strategic_bomber")
+            and w.unit_type(u).is_air
+            and w.unit_type(u).has("strategic_bomber") == bombers
+            and u.aboard is None
+            and not w.is_sea(u.at)
             and not u.moved
             and not u.fought
         ]
-        for b in sorted(bombers, key=lambda u: u.id):
-            for target in targets:
-                if sent.get(target, 0) >= max(1, -(-w.data.territories[target].ipc * 2 // 7)):
-                    continue
-                if self.play(Move((("bomber", 1),), b.at, target, raid=True)):
-                    sent[target] = sent.get(target, 0) + 1
+
+    def aircraft_to_bases(self) -> None:
+        """Bombers and fighters (back from a raid, or bought far away) land where they may nearest an
+        enemy factory, within half their move of it, so that next turn they raid it or escort the
+        raid."""
+        w = self.world
+        targets = set(self.factories_to_bomb())
+        if not targets:
+            return
+        to_target = self.air_steps(targets, 4 * BOMBER_REACH)
+        held = w.extra.get("held_at_start", {})
+        side = w.side(self.power)
+        spots = {s for s, holder in held.items() if holder == side and not linked.closed_by_surrender(w, s)}
+        aircraft = [
+            u
+            for u in w.units.values()
+            if u.owner == self.power
+            and w.unit_type(u).is_air
+            and u.aboard is None
+            and (w.unit_type(u).has("strategic_bomber") or w.unit_type(u).carrier_cost)
+        ]
+        for craft in sorted(aircraft, key=lambda u: u.id):
+            ut = w.unit_type(craft)
+            here = to_target.get(craft.at, FAR) if craft.at in spots else FAR
+            if here <= ut.movement // 2:
+                continue
+            flight = self.air_steps({craft.at}, ut.movement - craft.moved)
+            options = sorted(
+                (s for s in flight if s in spots and s != craft.at and to_target.get(s, FAR) < here),
+                key=lambda s: (to_target.get(s, FAR), flight[s], s),
+            )
+            for there in options[:5]:
+                if self.play(Move(((craft.type, 1),), craft.at, there)):
                     break
 
     def _worth(self, space: str) -> float:
@@ -448,6 +544,7 @@ class _Plan:
                     break
         self.sweep_convoys()
         self.ferry(front)
+        self.aircraft_to_bases()
         self.land_aircraft()
 
     # ------------------------------------------------------------------ convoys
