@@ -81,6 +81,23 @@ def test_every_log_line_of_a_request_carries_its_id_and_never_a_token(
     assert not any(token in f for f in formatted) and token not in caplog.text
 
 
+def test_a_fault_of_the_server_is_a_500_in_the_error_shape_with_the_request_id(
+    sqlite_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    app = create_app(sqlite_url, sweep=None, limits=RateLimits.off())
+
+    async def broken() -> None:
+        raise RuntimeError("a bug")
+
+    app.add_api_route("/broken", broken)
+    with TestClient(app, raise_server_exceptions=False) as c:
+        r = c.get("/broken", headers={"X-Request-ID": "bug-1"})
+    assert r.status_code == 500 and r.headers["X-Request-ID"] == "bug-1"
+    assert r.json() == {"error": "the server failed on this request (bug-1)"}
+    logged = [rec for rec in caplog.records if rec.levelno == logging.ERROR]
+    assert logged and logged[0].exc_info and logged[0].request_id == "bug-1"  # type: ignore[attr-defined]
+
+
 def test_log_lines_made_in_a_handlers_thread_carry_the_request_id(
     client: TestClient, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -22,6 +22,7 @@ from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from starlette.datastructures import Headers
+from starlette.responses import JSONResponse
 from starlette.routing import Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -33,6 +34,7 @@ NO_REQUEST = "-"
 
 request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default=NO_REQUEST)
 access_log = logging.getLogger("interboard.request")
+log = logging.getLogger(__name__)
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 LAG_BUCKETS = (0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 300.0, 900.0, 3600.0)
@@ -178,9 +180,12 @@ class Observe:
         started = time.perf_counter()
         status = 500  # unless an answer starts
 
+        started_answer = False
+
         async def tagged(message: Message) -> None:
-            nonlocal status
+            nonlocal status, started_answer
             if message["type"] == "http.response.start":
+                started_answer = True
                 status = message["status"]
                 headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"x-request-id"]
                 headers.append((b"x-request-id", rid.encode()))
@@ -189,6 +194,14 @@ class Observe:
 
         try:
             await self.app(scope, receive, tagged)
+        except Exception:
+            # A fault of the server's own: logged here with the request's id, and answered in the
+            # one error shape with the id to quote (Starlette's own 500 would carry neither).
+            log.exception("the server failed on %s %s", scope["method"], scope["path"])
+            if started_answer:
+                raise
+            failed = JSONResponse({"error": f"the server failed on this request ({rid})"}, status_code=500)
+            await failed(scope, receive, tagged)
         finally:
             elapsed = time.perf_counter() - started
             route = route_template(scope, arrived)
