@@ -65,9 +65,9 @@ BLANK = " \t\n\r"
 (regular expression engines disagree on what ``\\s`` is)."""
 MAX_MESSAGE = 4000
 SEAT_WRITE_ATTEMPTS = 8
+"""A seat's small write that raced another write to its game is run again up to this many times."""
 READ_ATTEMPTS = 3
 """A read that found the game moved on between its statements is made again up to this many times."""
-"""A seat's small write that raced another write to its game is run again up to this many times."""
 
 PHASES_KEPT = 256
 """Phases whose state and rules' view a process keeps (a Diplomacy phase: some 30 KB)."""
