@@ -1073,6 +1073,7 @@ class GameService:
         processed = self._process(game_id, force)
         if processed is None:
             return False
+        self._waiting.pop(game_id, None)  # it moved on: what a sweep knew of it is old
         family, lag = processed  # committed: now it is told
         log.info(
             "processed a phase of game %s (%s)",

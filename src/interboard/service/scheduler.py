@@ -53,7 +53,6 @@ class Scheduler:
                 upcoming = await run_in_threadpool(self.service.next_deadline)
             except Exception:  # the database is away: try again in a while, never stop
                 log.exception("the scheduler could not process due phases")
-                upcoming = None
                 self._wake_at = time.time() + min(self.sweep, 5.0)
             else:
                 if sweeping:
