@@ -332,3 +332,17 @@ def _printed_adjacent(printed: Board, x: int, y: int) -> bool:
                 found.update((locs[a].space, locs[b].space) for b in near)
         pairs = _ADJACENT[printed] = frozenset(found)
     return (x, y) in pairs or (y, x) in pairs
+
+
+def test_a_refusal_on_two_boards_names_the_board_of_each_place() -> None:
+    from interboard.games import find_variant
+
+    family, info = find_variant("twin_earths_3")
+    state = family.new_state("twin_earths_3", info.check_options({}), 1)
+    assert family.check(state, "FRANCE-Y", ["A PAR-Z B"]) == [
+        "'A PAR-Z B': Paris Z is not a home centre of FRANCE-Y"
+    ]
+    spring = family.process(state, {"FRANCE-Y": ["A PAR-Y B"]}).state
+    assert family.check(spring, "FRANCE-Y", ["A PAR-Y - BUR-Z"]) == [
+        "'A PAR-Y - BUR-Z': Burgundy Z cannot be reached from Paris Y"
+    ]

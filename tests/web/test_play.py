@@ -230,12 +230,25 @@ def test_a_twin_earths_3_link_is_ordered_and_drawn(new_context: Any, api: httpx.
     expect(page.locator("#countdown")).to_have_text(re.compile(r"^(59:[0-5]\d|1 h 00 min) left$"))
     expect(page.locator("#map g.link")).to_have_count(0)
 
-    # A build by clicking its site (an order without a destination), a LINK by typing.
+    # A build by clicking its site (an order without a destination); a LINK by clicking its two
+    # ends, each among the places the rules allow (another power's homeland is never marked).
     page.locator('#map g.space[data-loc="MUN-Y"]').click()
     page.locator("#choice-box").get_by_role("button", name="A MUN-Y B").click()
     expect(page.locator("#order-list li", has_text="A MUN-Y B")).to_contain_text("✓ accepted")
-    type_order(page, "LINK Mun-Y Hol-Z")
-    expect(page.locator("#order-list li", has_text="LINK Mun-Y Hol-Z")).to_contain_text("✓ accepted")
+    links = page.locator("#link-box")
+    expect(links).to_contain_text("You may give 1 link order; 0 given.")
+    links.get_by_role("button", name="Make a link").click()
+    expect(page.locator('#map g.space[data-loc="MUN-Y"]')).to_have_class(re.compile(r"\btarget\b"))
+    expect(page.locator('#map g.space[data-loc="PAR-Y"]')).not_to_have_class(re.compile(r"\btarget\b"))
+    page.locator('#map g.space[data-loc="MUN-Y"]').click(force=True)  # where the new army is drawn
+    expect(page.locator('#map g.space[data-loc="MUN-Y"]')).to_have_class(re.compile(r"\bselected\b"))
+    expect(page.locator('#map g.space[data-loc="HOL-Z"]')).to_have_class(re.compile(r"\btarget\b"))
+    # Munich's own twin is adjacent already: not a second end.
+    expect(page.locator('#map g.space[data-loc="MUN-Z"]')).not_to_have_class(re.compile(r"\btarget\b"))
+    page.locator('#map g.space[data-loc="HOL-Z"]').click()
+    links.get_by_role("button", name="LINK MUN-Y HOL-Z").click()
+    expect(page.locator("#order-list li", has_text="LINK MUN-Y HOL-Z")).to_contain_text("✓ accepted")
+    expect(links).to_contain_text("1 given")
     page.get_by_role("button", name="Ready").click()
 
     expect(page.locator("#phase")).to_have_text("S1901M", timeout=LIVE_TIMEOUT)
@@ -248,6 +261,46 @@ def test_a_twin_earths_3_link_is_ordered_and_drawn(new_context: Any, api: httpx.
     page.get_by_role("button", name="Previous phase").click()
     expect(page.locator("#map")).to_have_attribute("data-phase", "0")
     expect(page.locator("#map g.link.new")).to_have_count(1)
+    page.get_by_role("button", name="Current position").click()
+
+    # A year on (units hold), the next Winter: the drawn link is clicked to destroy it.
+    for phase in ("F1901M", "W1901A"):
+        page.get_by_role("button", name="Ready").click()
+        expect(page.locator("#phase")).to_have_text(phase, timeout=LIVE_TIMEOUT)
+    links.get_by_role("button", name="Destroy a link").click()
+    drawn = page.locator('#map g.link[data-a="MUN-Y"]')
+    expect(drawn).to_have_class(re.compile(r"\bpickable\b"))
+    drawn.locator(".link-line").click(force=True)  # the line is thin; a player clicks near it
+    expect(drawn).to_have_class(re.compile(r"\bchosen\b"))
+    links.get_by_role("button", name="DESTROY MUN-Y HOL-Z").click()
+    expect(page.locator("#order-list li", has_text="DESTROY MUN-Y HOL-Z")).to_contain_text("✓ accepted")
+
+
+def test_hyperspace_neighbours_are_separated_and_linked_from_the_lists(
+    new_context: Any, api: httpx.Client
+) -> None:
+    seats = {seat: "bot" for seat in ("AUSTRIA", "ENGLAND", "GERMANY", "ITALY", "RUSSIA", "TURKEY")}
+    r = api.post("/api/games", json={"variant": "hyperspace_2", "seats": {**seats, "FRANCE": "Fran"}})
+    assert r.status_code == 201, r.text
+    game_id, token = r.json()["game_id"], r.json()["seat_tokens"]["FRANCE"]
+    page = open_seat(new_context(), game_id, "FRANCE", token)
+    links = page.locator("#link-box")
+    expect(links).to_contain_text("You may give 1 order of each kind.")
+    # SEPARATE cuts a printed adjacency: Paris, then its neighbour Burgundy.
+    links.get_by_role("button", name="Separate two neighbours or destroy a link").click()
+    page.locator('#map g.space[data-loc="PAR"]').click(force=True)  # under the army's counter
+    expect(page.locator('#map g.space[data-loc="BUR"]')).to_have_class(re.compile(r"\btarget\b"))
+    expect(page.locator('#map g.space[data-loc="MUN"]')).not_to_have_class(re.compile(r"\btarget\b"))
+    page.locator('#map g.space[data-loc="BUR"]').click()
+    links.get_by_role("button", name=re.compile(r"^DESTROY (BUR PAR|PAR BUR)$")).click()
+    expect(page.locator("#order-list li", has_text="DESTROY")).to_contain_text("✓ accepted")
+    # A LINK picked from the lists alone (the keyboard's way): Brest and Portugal.
+    links.get_by_role("button", name="Make a link").click()
+    links.get_by_label("First end").select_option("BRE")
+    links.get_by_label("Second end").select_option("POR")
+    links.get_by_role("button", name=re.compile(r"^LINK (BRE POR|POR BRE)$")).click()
+    expect(page.locator("#order-list li", has_text="LINK")).to_contain_text("✓ accepted")
+    assert len(orders_shown(page)) == 2
 
 
 def test_a_global_war_step_is_played_by_clicking(new_context: Any, api: httpx.Client) -> None:

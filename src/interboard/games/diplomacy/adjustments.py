@@ -74,9 +74,9 @@ def adjudicate_adjustments(
             elif used[power] >= -due:
                 refuse(f"{power} has only {-due} removal(s)")
             elif unit is None or unit.power != power or space not in position.units:
-                refuse(f"{power} has no unit in {board.spaces[space].name}")
+                refuse(f"{power} has no unit in {board.place_name(space)}")
             elif order.unit is not None and order.unit is not unit.kind:
-                refuse(f"the unit in {board.spaces[space].name} is not {order.unit.with_article}")
+                refuse(f"the unit in {board.place_name(space)} is not {order.unit.with_article}")
             else:
                 del units[space]
                 used[power] += 1
@@ -101,17 +101,18 @@ def _build_problem(board: Board, position: Position, units: dict[int, Unit], pow
     t = tables(board)
     space_i = t.loc_space[order.loc]
     space = board.spaces[space_i]
+    name = board.place_name(space_i)
     if space_i not in board.power_by_id[power].home_centres:
-        return f"{space.name} is not a home centre of {power}"
+        return f"{name} is not a home centre of {power}"
     if position.centres.get(space_i) != power:
-        return f"{power} does not own {space.name}"
+        return f"{power} does not own {name}"
     if space_i in units:
-        return f"{space.name} is occupied"
+        return f"{name} is occupied"
     if order.unit is UnitKind.FLEET:
         if space.kind is not SpaceKind.COAST:
-            return f"a fleet cannot be built inland in {space.name}"
+            return f"a fleet cannot be built inland in {name}"
         if space.coasts and board.locations[order.loc].coast is None:
-            return f"say which coast of {space.name} the fleet is built on"
+            return f"say which coast of {name} the fleet is built on"
     elif board.locations[order.loc].coast is not None:
         return "an army is built on the province, not on a coast"
     return ""

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from ...board import Board
 from .adjustments import adjudicate_adjustments, adjustment_counts
-from .links import LINK_ORDERS, resolve_links
+from .links import LINK_ORDERS, is_opening, resolve_links
 from .movement import adjudicate_movement
 from .orders import Order
 from .results import OrderResult, Reason
@@ -108,8 +108,7 @@ def _links(
             for p, o in orders
         )
         return position.links, position.cuts, refused
-    opening = position.phase.year == board.start.year and position.phase.kind is PhaseKind.ADJUSTMENTS
-    out = resolve_links(board.base, position, orders, rules, opening)
+    out = resolve_links(board.base, position, orders, rules, is_opening(board, position))
     return out.links, out.cuts, out.results
 
 

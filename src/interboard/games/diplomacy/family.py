@@ -14,6 +14,7 @@ from .drawing import render_position
 from .errors import OrderError
 from .game import Game
 from .legal import legal_orders, option_tree
+from .links import link_choices
 from .orders import Order, Waive, format_order
 from .parse import parse_order, parse_power_order
 from .record import (
@@ -178,7 +179,11 @@ class DiplomacyFamily:
 
     def options(self, state: State, seat: str, chosen: Sequence[str] = ()) -> dict[str, Any]:
         game = self._game(state)
-        return dict(option_tree(game.board, game.position, seat).get(seat, {}))
+        tree: dict[str, Any] = dict(option_tree(game.board, game.position, seat).get(seat, {}))
+        rules = game.rulebook.links
+        if rules is not None and rules.phase is game.position.phase.kind and seat in game.acting:
+            tree["links"] = link_choices(game.board.base, game.position, rules, seat)
+        return tree
 
     def view(self, state: State) -> dict[str, Any]:
         game = self._game(state)

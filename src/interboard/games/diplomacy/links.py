@@ -13,13 +13,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from ...board import Board, SpaceKind
 from ...board.geography import link_carries
-from .orders import DestroyLink, Link, Order, ReinforceLink
+from .orders import DestroyLink, Link, LinkOrder, Order, ReinforceLink, format_order
 from .results import OrderResult, Reason
 from .rules import LinkRules
-from .state import Position
+from .state import PhaseKind, Position
 
 LINK_ORDERS = (Link, DestroyLink, ReinforceLink)
 
@@ -216,3 +217,75 @@ def _printed_adjacent(printed: Board, space_pair: tuple[int, int]) -> bool:
                 if printed.locations[other].space == y:
                     return True
     return False
+
+
+def is_opening(board: Board, position: Position) -> bool:
+    """Whether the position is the opening Winter, where only LINK orders are given."""
+    return position.phase.year == board.start.year and position.phase.kind is PhaseKind.ADJUSTMENTS
+
+
+def link_choices(printed: Board, position: Position, rules: LinkRules, power: str) -> dict[str, Any]:
+    """The link orders ``power`` may give now, for a page to offer by clicking: how many it may
+    give (``allowance``, of each kind when ``per_kind``), what each kind is called (``labels``), and
+    by kind (``link``, ``destroy``, ``reinforce``) a map first end -> second end -> order text.
+
+    Each pair of ends is listed once, under the end that comes first on the board, so the tree
+    stays small (about 2,800 LINK pairs in an opening Winter of Twin Earths III); a page offers it
+    from either end. Every listed order passes the checks a submitted one does.
+    """
+    opening = is_opening(printed, position)
+    per_kind = rules.per_kind and not opening
+    limit = 1 if per_kind else allowance(rules, position, power, opening)
+    out: dict[str, Any] = {"allowance": limit, "per_kind": per_kind, "labels": _labels(rules)}
+    if not limit:
+        return out
+    homeland_of = {s: p.id for p in printed.powers for s in p.homeland}
+    existing, cuts = set(position.links), set(position.cuts)
+    locs = printed.locations
+
+    def offer(kind: str, order: LinkOrder) -> None:
+        if _problem(printed, position, power, order, rules, opening, homeland_of, existing, cuts):
+            return
+        a, b = sorted((order.a, order.b))
+        text = format_order(printed, type(order)(a, b))
+        out.setdefault(kind, {}).setdefault(locs[a].id, {})[locs[b].id] = text
+
+    free = [
+        loc.index
+        for loc in locs
+        if not rules.homeland_restriction or homeland_of.get(loc.space, power) == power
+    ]
+    for i, a in enumerate(free):
+        for b in free[i + 1 :]:
+            if locs[a].space != locs[b].space:
+                offer("link", Link(a, b))
+    if opening:
+        return out
+    for pair in position.links:
+        offer("destroy", DestroyLink(*pair))
+        if rules.reinforce:
+            offer("reinforce", ReinforceLink(*pair))
+    if rules.cut_printed:
+        main = {space.index: printed.location_by_id.get(space.id) for space in printed.spaces}
+        for x, y in sorted(_printed_pairs(printed)):
+            end_x, end_y = main[x], main[y]
+            if end_x is not None and end_y is not None:  # an impassable space has no location
+                offer("destroy", DestroyLink(end_x, end_y))
+    return out
+
+
+def _labels(rules: LinkRules) -> dict[str, str]:
+    """What each kind of link order is called on a button, in the variant's terms."""
+    destroy = "Separate two neighbours or destroy a link" if rules.cut_printed else "Destroy a link"
+    return {"link": "Make a link", "destroy": destroy, "reinforce": "Reinforce a link"}
+
+
+def _printed_pairs(printed: Board) -> set[tuple[int, int]]:
+    """Every adjacency of the printed board, as a sorted pair of spaces."""
+    out: set[tuple[int, int]] = set()
+    for loc in printed.locations:
+        for other in (*printed.army_adj[loc.index], *printed.fleet_adj[loc.index]):
+            x, y = _space_pair(printed, loc.index, other)
+            if x != y:
+                out.add((x, y))
+    return out

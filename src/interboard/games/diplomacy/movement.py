@@ -162,7 +162,7 @@ class _Movement:
         return f"the unit in {self.board.spaces[self.sp[i]].name} is {u.kind.with_article}"
 
     def _name(self, space: int) -> str:
-        return self.board.spaces[space].name
+        return self.board.place_name(space)
 
     def _check(self, i: int, order: Order) -> None:
         """Static legality of one order; fills the per-unit arrays or raises _Illegal."""

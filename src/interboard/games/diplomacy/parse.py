@@ -224,7 +224,7 @@ class _Parser:
             space = found[""]
         sp = self.board.spaces[space]
         if sp.kind.value == "impassable":
-            raise UnknownPlaceError(self.text, f"{sp.name} is impassable")
+            raise UnknownPlaceError(self.text, f"{self.board.place_name(space)} is impassable")
         if coast is None:
             return self.board.location_by_id[sp.id]
         for c in sp.coasts:
@@ -234,7 +234,9 @@ class _Parser:
             # A coast named on a province without split coasts says nothing more: ignore it.
             return self.board.location_by_id[sp.id]
         have = ", ".join(self.board.locations[c].coast or "" for c in sp.coasts)
-        raise UnknownPlaceError(self.text, f"{sp.name} has no {coast} coast (it has {have})")
+        raise UnknownPlaceError(
+            self.text, f"{self.board.place_name(space)} has no {coast} coast (it has {have})"
+        )
 
     def _coast(self, written: str) -> str | None:
         if self.peek() == "/":

@@ -50,7 +50,7 @@ def adjudicate_retreats(
         space = t.loc_space[order.loc]
         d = by_space.get(space)
         if d is None:
-            place = board.spaces[space].name
+            place = board.place_name(space)
             results.append(
                 OrderResult(power, order, False, Reason.ILLEGAL, message=f"no dislodged unit in {place}")
             )

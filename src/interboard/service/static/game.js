@@ -21,6 +21,7 @@ const state = {
   draftsPhase: null,
   selected: null, // the location of the unit being ordered
   target: null,
+  link: { kind: null, from: null, to: null }, // a link order being picked: kind, then two ends
   mapPlaces: new Set(), // provinces drawn on the current map
   colours: {}, // power -> colour, from the map
   version: -1,
@@ -81,6 +82,7 @@ async function loadOnce() {
   }
   if (phaseChanged) {
     state.selected = state.target = null;
+    state.link = { kind: null, from: null, to: null };
     announce(`Phase processed: now ${view.phase}.`);
   }
   const acting = state.seat && view.acting.includes(state.seat);
@@ -404,6 +406,7 @@ function renderPicker() {
     unitButtons.push(el("button", { type: "button", class: "small", onclick: () => addOrders([state.tree.waive]) }, "Waive a build"));
   }
   $("unit-buttons").replaceChildren(...unitButtons);
+  renderLinkPicker();
   const box = $("choice-box");
   if (!state.selected) {
     box.replaceChildren();
@@ -463,6 +466,7 @@ function orderButton(leaf) {
 function select(loc) {
   state.selected = loc;
   state.target = null;
+  if (loc) state.link = { kind: null, from: null, to: null };
   renderPicker();
   if (loc) {
     const first = $("choice-box").querySelector("button");
@@ -478,8 +482,13 @@ function chooseTarget(place) {
 }
 
 function mapClicked(event) {
-  const node = event.target.closest("[data-loc]");
-  if (!node || state.historyIndex !== null || !state.tree) return;
+  if (state.historyIndex !== null || !state.tree) return;
+  if (state.link.kind) {
+    linkMapClicked(event);
+    return;
+  }
+  const node = placeAt(event);
+  if (!node) return;
   const loc = node.dataset.loc;
   const orders = state.tree.orders || {};
   const own = Object.keys(orders).find((l) => l === loc) || Object.keys(orders).find((l) => province(l) === province(loc));
@@ -494,6 +503,11 @@ function mapClicked(event) {
 
 function highlight() {
   const map = $("map");
+  if (state.link.kind) {
+    highlightLinks(map);
+    return;
+  }
+  for (const node of map.querySelectorAll(".link[data-a]")) node.classList.remove("pickable", "chosen");
   const targets = new Set(state.selected ? targetsOf(state.selected) : []);
   const mine = new Set(Object.keys((state.tree && state.tree.orders) || {}).map(province));
   for (const node of map.querySelectorAll("[data-loc]")) {
@@ -502,6 +516,170 @@ function highlight() {
     node.classList.toggle("target", targets.has(p));
     node.classList.toggle("chosen", p === state.target);
     node.classList.toggle("orderable", state.historyIndex === null && mine.has(p));
+  }
+}
+
+// ------------------------------------------------------------------ link orders
+// A family whose players make and break links gives tree.links: the allowance, and by kind (link,
+// destroy, reinforce) first end -> second end -> order text, each pair once. The player picks a
+// kind, then one end on the map, then the other among the legal ones (or a drawn link, to destroy
+// or reinforce it); the ends are provinces, and where a coast matters the order names it.
+const LINK_KINDS = { link: "Make a link", destroy: "Destroy a link", reinforce: "Reinforce a link" };
+
+function linkPairs(kind) {
+  const table = (state.tree && state.tree.links && state.tree.links[kind]) || {};
+  return Object.entries(table).flatMap(([a, ends]) => Object.entries(ends).map(([b, text]) => ({ a, b, text })));
+}
+
+function linkEnds(kind) {
+  return new Set(linkPairs(kind).flatMap((p) => [province(p.a), province(p.b)]));
+}
+
+function linkPartners(kind, from) {
+  const out = new Set();
+  for (const p of linkPairs(kind)) {
+    if (province(p.a) === from) out.add(province(p.b));
+    if (province(p.b) === from) out.add(province(p.a));
+  }
+  return out;
+}
+
+function linksBetween(kind, x, y) {
+  return linkPairs(kind).filter((p) => {
+    const a = province(p.a), b = province(p.b);
+    return (a === x && b === y) || (a === y && b === x);
+  });
+}
+
+function linkOrdersGiven() {
+  return state.drafts.filter((d) => /^(LINK|DESTROY|REINFORCE)\b/i.test(d.text.trim()));
+}
+
+function chooseLinkKind(kind) {
+  state.link = { kind, from: null, to: null };
+  if (kind) state.selected = state.target = null;
+  renderPicker();
+}
+
+function chooseLinkEnd(place) {
+  const link = state.link;
+  if (!link.from || (link.to && place !== link.to)) {
+    if (!linkEnds(link.kind).has(place)) {
+      $("picker-hint").textContent = `${place} cannot be an end of a link order now.`;
+      return;
+    }
+    if (link.from && link.to) {
+      state.link = { kind: link.kind, from: place, to: null };
+    } else {
+      link.from = place;
+    }
+  } else if (place === link.from) {
+    link.from = link.to = null;
+  } else if (linkPartners(link.kind, link.from).has(place)) {
+    link.to = place;
+  } else {
+    $("picker-hint").textContent = `${place} cannot be linked to ${link.from} by this order.`;
+    return;
+  }
+  renderPicker();
+}
+
+function linkMapClicked(event) {
+  const kind = state.link.kind;
+  const drawn = event.target.closest(".link[data-a]");
+  if (drawn && kind !== "link") {
+    const found = linksBetween(kind, province(drawn.dataset.a), province(drawn.dataset.b));
+    if (found.length) {
+      state.link = { kind, from: province(drawn.dataset.a), to: province(drawn.dataset.b) };
+      renderPicker();
+      return;
+    }
+  }
+  const node = placeAt(event);
+  if (node) chooseLinkEnd(province(node.dataset.loc));
+}
+
+// The place under a click, even where a drawn order (a build, an arrow) lies over it.
+function placeAt(event) {
+  const direct = event.target.closest("[data-loc]");
+  if (direct) return direct;
+  for (const node of document.elementsFromPoint(event.clientX, event.clientY)) {
+    const place = node.closest("#map [data-loc]");
+    if (place) return place;
+  }
+  return null;
+}
+
+function renderLinkPicker() {
+  const box = $("link-box");
+  const links = state.tree && state.tree.links;
+  const kinds = Object.keys(LINK_KINDS).filter((k) => linkPairs(k).length);
+  box.hidden = !links || state.historyIndex !== null;
+  if (box.hidden) return;
+  const given = linkOrdersGiven().length;
+  const allowance = links.per_kind
+    ? `You may give ${links.allowance} order of each kind.`
+    : `You may give ${links.allowance} link order${links.allowance === 1 ? "" : "s"}; ${given} given.`;
+  const parts = [el("h4", {}, "Links"), el("p", { class: "hint" }, kinds.length ? allowance : "No link order is possible now.")];
+  parts.push(el("div", { class: "button-list", role: "group", "aria-label": "Link orders" },
+    kinds.map((k) => el("button", {
+      type: "button", class: "small", "aria-pressed": String(state.link.kind === k), onclick: () => chooseLinkKind(state.link.kind === k ? null : k),
+    }, (links.labels && links.labels[k]) || LINK_KINDS[k]))));
+  const link = state.link;
+  if (link.kind) {
+    if (!link.from) {
+      const ends = [...linkEnds(link.kind)].sort();
+      parts.push(el("p", {}, link.kind === "link"
+        ? `Click the first end on the map (${ends.length} places are marked), or pick it here:`
+        : `Click a drawn link on the map, or one of its ends, or pick an end here:`));
+      parts.push(endPicker("link-first", "First end", ends));
+    } else if (!link.to) {
+      const partners = [...linkPartners(link.kind, link.from)].sort();
+      parts.push(el("p", {}, `${link.from}: now click the other end (${partners.length} marked), or pick it here:`));
+      parts.push(endPicker("link-second", "Second end", partners));
+    } else {
+      const found = linksBetween(link.kind, link.from, link.to);
+      parts.push(el("p", {}, `Orders between ${link.from} and ${link.to}:`));
+      parts.push(el("div", { class: "button-list orders", role: "group", "aria-label": `Link orders between ${link.from} and ${link.to}` },
+        found.map((p) => el("button", {
+          type: "button", class: "small order-choice", dataset: { order: p.text },
+          onclick: () => { chooseLinkKind(null); addOrders([p.text]); },
+        }, p.text))));
+    }
+    parts.push(el("button", { type: "button", class: "small link", onclick: () => chooseLinkKind(null) }, "Cancel (Esc)"));
+  }
+  box.replaceChildren(...parts);
+}
+
+// The ends as a list too, for the keyboard and for places hard to hit on a crowded map.
+function endPicker(id, label, places) {
+  const select = el("select", { id, "aria-label": label },
+    el("option", { value: "" }, `${label}…`), ...places.map((p) => el("option", { value: p }, placeName(p))));
+  select.addEventListener("change", () => { if (select.value) chooseLinkEnd(select.value); });
+  return el("div", { class: "field" }, select);
+}
+
+function placeName(place) {
+  const node = $("map").querySelector(`[data-loc="${CSS.escape(place)}"] title`);
+  const name = node ? node.textContent.split("\n")[0] : "";
+  return name && name !== place ? `${place} (${name})` : place;
+}
+
+function highlightLinks(map) {
+  const link = state.link;
+  const marked = link.to ? new Set() : link.from ? linkPartners(link.kind, link.from) : linkEnds(link.kind);
+  for (const node of map.querySelectorAll("[data-loc]")) {
+    const p = province(node.dataset.loc);
+    node.classList.toggle("selected", p === link.from);
+    node.classList.toggle("chosen", p === link.to);
+    node.classList.toggle("target", marked.has(p));
+    node.classList.remove("orderable");
+  }
+  for (const node of map.querySelectorAll(".link[data-a]")) {
+    const ends = [province(node.dataset.a), province(node.dataset.b)];
+    const pickable = link.kind !== "link" && linksBetween(link.kind, ends[0], ends[1]).length > 0;
+    node.classList.toggle("pickable", pickable);
+    node.classList.toggle("chosen", Boolean(link.to) && ends.includes(link.from) && ends.includes(link.to));
   }
 }
 
@@ -639,6 +817,7 @@ async function stepHistory(to) {
   if (to !== null && to >= n) to = null;
   state.historyIndex = to;
   state.selected = state.target = null;
+  state.link = { kind: null, from: null, to: null };
   renderHistoryBar();
   renderResults();
   renderPicker();
@@ -736,6 +915,7 @@ function main() {
   $("map").addEventListener("click", mapClicked);
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && state.selected) select(null);
+    if (event.key === "Escape" && state.link.kind) chooseLinkKind(null);
   });
   setInterval(tick, 1000);
   loadAll().then(listen);
