@@ -1,5 +1,5 @@
 """The pages pass axe-core's accessibility checks (WCAG 2 A and AA rules) in Chromium with no
-serious or critical violation: the lobby, a game as a spectator, a seat choosing an order, and a
+serious or critical violation: the lobby, a rules page, a game as a spectator, a seat choosing an order, and a
 Twin Earths III seat picking a link.
 
 axe-core comes with the ``axe-playwright-python`` package (its ``axe.min.js``), run in the page.
@@ -35,6 +35,14 @@ def test_the_lobby_has_no_serious_accessibility_violation(new_context: Any) -> N
     page = new_context().new_page()
     page.goto("/")
     expect(page.locator("#variant-standard")).to_be_checked()
+    assert serious_violations(page) == []
+
+
+def test_a_rules_page_has_no_serious_accessibility_violation(new_context: Any) -> None:
+    page = new_context().new_page()
+    page.goto("/rules")
+    page.get_by_role("link", name="Twin Earths III (rm11, Lew Pulsipher)").click()
+    expect(page.get_by_role("heading", name="Twin Earths III (rm11, Lew Pulsipher)").first).to_be_visible()
     assert serious_violations(page) == []
 
 

@@ -53,3 +53,31 @@ def test_map_of_the_current_position_and_refusals(client: TestClient) -> None:
     stranger = client.get(f"/api/games/{gid}/map.svg", headers={"Authorization": "Bearer nope"})
     assert stranger.status_code == 403 and "holds no seat" in stranger.json()["error"]
     assert client.get("/api/games/nosuchgame/map.svg").status_code == 404
+
+
+def test_every_variant_has_a_rules_page_built_from_its_rule_pages(client: TestClient) -> None:
+    from interboard.games import variants
+
+    index = client.get("/rules")
+    assert index.status_code == 200 and index.headers["content-type"].startswith("text/html")
+    for info in variants():
+        assert f"href='/rules/{info.id}'" in index.text
+        page = client.get(f"/rules/{info.id}")
+        assert page.status_code == 200, info.id
+        assert info.rules, f"{info.id} names no rule page"
+        for name in info.rules:
+            assert f"id='rules-{name}'" in page.text
+        for option in info.options:
+            assert f"<code>{option.name}</code>" in page.text
+    te3 = client.get("/rules/twin_earths_3").text
+    # The Markdown is rendered (headings, lists, code), its headings below the page's own.
+    assert "<h4>Twin Earths III (rm11, Lew Pulsipher)</h4>" in te3
+    assert "<code>REINFORCE a b</code>" in te3
+    assert "<h3>Diplomacy: how the game is played</h3>" in te3 and "# The aim" not in te3
+    missing = client.get("/rules/no_such_variant")
+    assert missing.status_code == 404 and "no_such_variant" in missing.json()["error"]
+
+
+def test_the_game_page_links_to_its_variants_rules(client: TestClient) -> None:
+    created = client.post("/api/games", json={"variant": "hyperspace_2"}).json()
+    assert 'href="/rules/hyperspace_2"' in client.get(f"/games/{created['game_id']}").text

@@ -111,6 +111,9 @@ class VariantInfo:
     seats: tuple[str, ...]
     """The seats of a game with the default options (an option may seat fewer)."""
     options: tuple[Option, ...] = ()
+    rules: tuple[str, ...] = ()
+    """The project's rule pages that explain the variant (``docs/rules/<name>.md``), first the one
+    a new player should read: the server shows them on the variant's rules page."""
 
     def option(self, name: str) -> Option:
         for opt in self.options:

@@ -8,6 +8,7 @@ or phase K of the history with everyone's orders and their results.
 
 from __future__ import annotations
 
+import functools
 import html
 from importlib.resources import files
 from string import Template
@@ -18,11 +19,13 @@ from fastapi import Path as FastAPIPath
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
+from markdown_it import MarkdownIt
 from starlette.responses import Response
 
 from ..games import family as get_family
-from ..games.protocol import FamilyError
-from .games import GameService, Invalid
+from ..games import find_variant, variants
+from ..games.protocol import FamilyError, VariantInfo
+from .games import GameService, Invalid, NotFound
 from .http import OPTIONAL_AUTH, OptionalToken, errors
 
 PACKAGE = files("interboard.service")
@@ -42,9 +45,10 @@ def install(app: FastAPI) -> None:
     app.mount("/docs/assets", StaticFiles(directory=str(SWAGGER_UI)), name="docs-assets")
 
 
-def _page(name: str, **values: str) -> str:
+def _page(name: str, raw: dict[str, str] | None = None, **values: str) -> str:
+    """A page from its template: ``values`` escaped, ``raw`` (HTML the server built) as it is."""
     template = Template((PACKAGE / "templates" / f"{name}.html").read_text(encoding="utf-8"))
-    return template.substitute({k: html.escape(v) for k, v in values.items()})
+    return template.substitute({k: html.escape(v) for k, v in values.items()} | (raw or {}))
 
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
@@ -59,11 +63,83 @@ async def docs() -> str:
     return _page("docs")
 
 
+@router.get("/rules", response_class=HTMLResponse, include_in_schema=False)
+async def rules_index() -> str:
+    """Every variant, by family, each linked to its rules page."""
+    body = [
+        "<h2>Rules</h2>",
+        "<p>Each variant's rules as interboard plays them, with its options.</p>",
+        "<ul class='rules-list'>",
+    ]
+    for info in variants():
+        body.append(
+            f"<li><a href='/rules/{html.escape(info.id)}'>{html.escape(info.title)}</a>"
+            f" <span class='hint'>{html.escape(info.description)}</span></li>"
+        )
+    body.append("</ul>")
+    return _page("rules", raw={"body": "\n".join(body)}, title="all variants")
+
+
+@router.get("/rules/{variant_id}", response_class=HTMLResponse, include_in_schema=False)
+async def rules_page(variant_id: Annotated[str, FastAPIPath(max_length=64)]) -> str:
+    """A variant's rules page: what it is, its options, then the project's rule pages for it
+    (``docs/rules/*.md``, shipped with the package), rendered from Markdown."""
+    try:
+        _, info = find_variant(variant_id)
+    except FamilyError as exc:
+        raise NotFound(str(exc)) from None
+    return _page("rules", raw={"body": rules_html(info)}, title=info.title)
+
+
+def rules_html(info: VariantInfo) -> str:
+    """The body of a variant's rules page."""
+    out = [f"<h2>{html.escape(info.title)}</h2>", f"<p>{html.escape(info.description)}</p>"]
+    out.append(f"<p>Seats: {html.escape(', '.join(info.seats))}.</p>")
+    if info.options:
+        out.append("<h3>Options</h3><p>Chosen when a game is created.</p><dl class='rule-options'>")
+        for option in info.options:
+            default = html.escape(str(option.default))
+            out.append(
+                f"<dt><code>{html.escape(option.name)}</code> (default {default})</dt>"
+                f"<dd>{html.escape(option.help)}</dd>"
+            )
+        out.append("</dl>")
+    if len(info.rules) > 1:
+        out.append("<nav aria-label='On this page'><ul>")
+        for name in info.rules:
+            out.append(f"<li><a href='#rules-{name}'>{html.escape(_heading(name))}</a></li>")
+        out.append("</ul></nav>")
+    for name in info.rules:
+        out.append(f"<section id='rules-{name}' class='rule-text'>{_markdown(name)}</section>")
+    return "\n".join(out)
+
+
+@functools.cache
+def _rule_text(name: str) -> str:
+    return (PACKAGE / "rules" / f"{name}.md").read_text(encoding="utf-8")
+
+
+def _heading(name: str) -> str:
+    first = _rule_text(name).splitlines()[0]
+    return first.lstrip("# ").strip()
+
+
+@functools.cache
+def _markdown(name: str) -> str:
+    # Raw HTML in the Markdown is escaped, not passed through: the pages allow no inline markup.
+    renderer = MarkdownIt("commonmark", {"html": False}).enable("table")
+    text: str = renderer.render(_rule_text(name))
+    # The page has its own h1 and h2: a rule page's headings go one level down.
+    for level in (4, 3, 2, 1):
+        text = text.replace(f"<h{level}>", f"<h{level + 2}>").replace(f"</h{level}>", f"</h{level + 2}>")
+    return text
+
+
 @router.get("/games/{game_id}", response_class=HTMLResponse, include_in_schema=False)
 async def game_page(request: Request, game_id: GameId) -> str:
     service: GameService = request.app.state.service
     view = await run_in_threadpool(service.public_view, game_id)  # 404 for an unknown game
-    return _page("game", game_id=game_id, title=str(view["title"]))
+    return _page("game", game_id=game_id, title=str(view["title"]), variant=str(view["variant"]))
 
 
 @router.get(

@@ -64,7 +64,10 @@ class AxisAlliesFamily:
 
     def variants(self) -> list[VariantInfo]:
         return [
-            VariantInfo(g, self.name, TITLES[g], DESCRIPTIONS[g], seats_of(g), option_specs(g)) for g in GAMES
+            VariantInfo(
+                g, self.name, TITLES[g], DESCRIPTIONS[g], seats_of(g), option_specs(g), rules=("axis-allies",)
+            )
+            for g in GAMES
         ]
 
     def new_state(self, variant: str, options: Mapping[str, OptionValue], seed: int) -> State:

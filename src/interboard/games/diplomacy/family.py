@@ -84,7 +84,13 @@ class DiplomacyFamily:
     def variants(self) -> list[VariantInfo]:
         return [
             VariantInfo(
-                v.id, self.name, v.title, v.description, tuple(p.id for p in v.board.powers), _options(v)
+                v.id,
+                self.name,
+                v.title,
+                v.description,
+                tuple(p.id for p in v.board.powers),
+                _options(v),
+                rules=("diplomacy", "twin-earths") if v.rulebook.links or v.board.boards else ("diplomacy",),
             )
             for v in VARIANTS.values()
         ]

@@ -43,7 +43,8 @@ class HexWarFamily:
         out = []
         for variant in VARIANTS:
             data = game_data(variant)
-            out.append(VariantInfo(variant, self.name, data.title, data.description, data.side_ids))
+            title, description = data.title, data.description
+            out.append(VariantInfo(variant, self.name, title, description, data.side_ids, rules=("vernian",)))
         return out
 
     def new_state(self, variant: str, options: Mapping[str, OptionValue], seed: int) -> State:
