@@ -530,3 +530,62 @@ def test_a_linked_axis_and_allies_turn_is_played_by_clicking(new_context: Any, a
     expect(
         page.locator("#results li").filter(has_text="Soviet Union:").filter(has_text="surrender dice")
     ).to_have_count(1)
+
+
+def test_the_map_zooms_pans_and_draws_links_as_numbered_ends(new_context: Any, api: httpx.Client) -> None:
+    te3 = next(v for v in api.get("/api/variants").json() if v["id"] == "twin_earths_3")
+    r = api.post(
+        "/api/games",
+        json={"variant": "twin_earths_3", "seats": {**dict.fromkeys(te3["seats"], "bot"), "ITALY-Y": "Ida"}},
+    )
+    assert r.status_code == 201, r.text
+    game_id, token = r.json()["game_id"], r.json()["seat_tokens"]["ITALY-Y"]
+    auth = {"Authorization": f"Bearer {token}"}
+    orders = {"phase": "W1900A", "orders": ["A ROM-Y B", "LINK NAP-Y TUN-Z"]}
+    assert api.put(f"/api/games/{game_id}/orders", json=orders, headers=auth).status_code == 200
+    assert (
+        api.put(
+            f"/api/games/{game_id}/ready", json={"phase": "W1900A", "value": True}, headers=auth
+        ).status_code
+        == 200
+    )
+
+    page = open_seat(new_context(), game_id, "ITALY-Y", token)
+    expect(page.locator("#phase")).to_have_text("S1901M")
+    svg = page.locator("#map svg")
+    whole = svg.get_attribute("viewBox")
+    assert whole is not None
+    width = float(whole.split()[2])
+    # The links drawn as numbered ends: the lines hidden, a tag at each end instead.
+    style = page.get_by_role("button", name="Links as numbered ends")
+    expect(page.locator("#map .link-line").first).to_be_visible()
+    style.click()
+    expect(style).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#map .link-line").first).to_be_hidden()
+    expect(page.locator("#map .link-tag")).to_have_count(2 * page.locator("#map g.link").count())
+    expect(page.locator("#map .link-tag").first).to_be_visible()
+
+    # Zoom in twice: the viewBox narrows; the whole map again with one button.
+    page.get_by_role("button", name="Zoom in").click()
+    page.get_by_role("button", name="Zoom in").click()
+    zoomed = [float(v) for v in (svg.get_attribute("viewBox") or "").split()]
+    assert abs(zoomed[2] - width / 2.25) < 1, (zoomed, width)
+    # A drag moves the view and is not taken for a click on the map.
+    svg.scroll_into_view_if_needed()
+    box = svg.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 - 120, box["y"] + box["height"] / 2 - 60, steps=5)
+    page.mouse.up()
+    moved = [float(v) for v in (svg.get_attribute("viewBox") or "").split()]
+    assert moved[0] > zoomed[0] and moved[1] > zoomed[1] and moved[2] == zoomed[2], (zoomed, moved)
+    expect(page.locator("#choice-box h4")).to_have_count(0)
+    # A click on a unit still orders it on the zoomed map, and the view stays after the redraw.
+    page.get_by_role("button", name="Whole map").click()
+    assert svg.get_attribute("viewBox") == whole
+    page.get_by_role("button", name="Zoom in").click()
+    page.locator("#unit-buttons").get_by_role("button", name=re.compile("ROM-Y")).click()
+    page.locator("#choice-box").get_by_role("button", name="A ROM-Y H").click()
+    expect(page.locator("#order-list li", has_text="A ROM-Y H")).to_contain_text("✓ accepted")
+    assert float((page.locator("#map svg").get_attribute("viewBox") or "").split()[2]) < width

@@ -332,7 +332,9 @@ def _link_path(frame: Frame, a: int, b: int, k: int) -> tuple[str, Point, Point,
     return data, pa, c1, c2, pb
 
 
-def _link(frame: Frame, a: int, b: int, k: int, css: str, colour: str, tip: str) -> str:
+def _link(frame: Frame, a: int, b: int, k: int, css: str, colour: str, tip: str, tag: str) -> str:
+    """A link drawn as a line between its ends, and as ``tag`` at each end: a page shows one or
+    the other (a dozen lines across two boards tangle; numbered ends stay legible)."""
     data, pa, c1, c2, pb = _link_path(frame, a, b, k)
     locs = frame.board.locations
     dashed = "destroyed" in css.split()
@@ -389,7 +391,52 @@ def _link(frame: Frame, a: int, b: int, k: int, css: str, colour: str, tip: str)
     ]
     if dashed:
         parts.append(_cross(_curve_mid(pa, c1, c2, pb), 7, FAIL, "destroyed-mark"))
-    return el("g", {"class": css, "data-a": locs[a].id, "data-b": locs[b].id}, *parts)
+    parts.append(
+        el(
+            "g",
+            {"class": "link-tags", "display": "none"},
+            _link_tag(pa, tag, colour, dashed),
+            _link_tag(pb, tag, colour, dashed),
+        )
+    )
+    return el("g", {"class": css, "data-a": locs[a].id, "data-b": locs[b].id, "data-tag": tag}, *parts)
+
+
+def _link_tag(at: Point, tag: str, colour: str, dashed: bool) -> str:
+    """A link's end as a tag: its number in the link's colour, beside the end's point."""
+    x, y = at[0] + 9, at[1] - 9
+    width = 8 + 6 * len(tag)
+    return el(
+        "g",
+        {"class": "link-tag"},
+        el("path", {"d": f"M{pt(at)}L{pt((x, y))}", "stroke": colour, "stroke-width": 2}),
+        el(
+            "rect",
+            {
+                "x": x - width / 2,
+                "y": y - 7,
+                "width": width,
+                "height": 14,
+                "rx": 7,
+                "fill": "#ffffff" if dashed else colour,
+                "stroke": colour,
+                "stroke-width": 1.5,
+                "stroke-dasharray": "3 2" if dashed else None,
+            },
+        ),
+        el(
+            "text",
+            {
+                "x": x,
+                "y": y + 3.5,
+                "text-anchor": "middle",
+                "font-size": 10,
+                "font-weight": "bold",
+                "fill": colour if dashed else text_colour_on(colour),
+            },
+            tag,
+        ),
+    )
 
 
 def _cross(at: Point, r: float, colour: str, css: str) -> str:
@@ -424,7 +471,7 @@ def _fixed_links(frame: Frame) -> list[str]:
             seen.add(pair)
             x, y = geo.location_by_id[a.id], geo.location_by_id[b.id]
             tip = f"Fixed link: {frame.place(a)} - {frame.place(b)}"
-            out.append(_link(frame, x, y, len(seen), "link fixed", LINK, tip))
+            out.append(_link(frame, x, y, len(seen), "link fixed", LINK, tip, f"F{len(seen)}"))
     return out
 
 
@@ -463,14 +510,16 @@ def _cuts_and_links(
     links = list(position.links) + [p for p in made if p not in existing]
     for k, (a, b) in enumerate(links):
         where = f"{location_title(frame, a)} - {location_title(frame, b)}"
+        tag = str(k + 1)
         if (a, b) in destroyed:
-            out.append(
-                _link(frame, a, b, k, "link destroyed", LINK_GONE, f"Link destroyed this phase: {where}")
-            )
+            tip = f"Link {tag} destroyed this phase: {where}"
+            out.append(_link(frame, a, b, k, "link destroyed", LINK_GONE, tip, tag))
         elif (a, b) in made:
-            out.append(_link(frame, a, b, k, "link new", LINK_NEW, f"Link made this phase: {where}"))
+            out.append(
+                _link(frame, a, b, k, "link new", LINK_NEW, f"Link {tag} made this phase: {where}", tag)
+            )
         else:
-            out.append(_link(frame, a, b, k, "link", LINK, f"Link: {where}"))
+            out.append(_link(frame, a, b, k, "link", LINK, f"Link {tag}: {where}", tag))
     return out
 
 
@@ -894,6 +943,15 @@ def _legend_items(
             )
         )
     items.append(LegendItem(unit_symbol(UnitKind.ARMY, 0, 0, "#ffffff"), "army"))
+    boards = sorted(set(_power_boards(geo).values()))
+    if boards:
+        letter = boards[-1]
+        items.append(
+            LegendItem(
+                unit_symbol(UnitKind.ARMY, 0, 0, "#ffffff", letter),
+                f"letter: the owner's home board ({letter}: a {letter} power's unit, wherever it stands)",
+            )
+        )
     items.append(LegendItem(unit_symbol(UnitKind.FLEET, 0, -1, "#ffffff"), "fleet"))
     items.append(
         LegendItem(

@@ -482,6 +482,10 @@ function chooseTarget(place) {
 }
 
 function mapClicked(event) {
+  if (mapView.moved) {
+    mapView.moved = false; // the end of a drag, not a click
+    return;
+  }
   if (state.historyIndex !== null || !state.tree) return;
   if (state.link.kind) {
     linkMapClicked(event);
@@ -864,6 +868,7 @@ async function showMap() {
     const box = svg.viewBox.baseVal;
     $("main").classList.toggle("wide-map", Boolean(box && box.height && box.width / box.height > 1.5));
   }
+  applyMapView();
   state.mapPlaces = new Set([...map.querySelectorAll("[data-loc]")].map((n) => province(n.dataset.loc)));
   for (const node of map.querySelectorAll("[data-power][data-colour]")) state.colours[node.dataset.power] = node.dataset.colour;
   for (const node of map.querySelectorAll("[data-owner][data-colour]")) state.colours[node.dataset.owner] = node.dataset.colour;
@@ -871,6 +876,105 @@ async function showMap() {
   map.dataset.phase = i === null ? "current" : String(i);
   highlight();
   renderPicker();
+}
+
+// ------------------------------------------------------------------ map view: zoom, pan, link style
+// The view is the SVG's viewBox: zooming narrows it around a point, panning moves it, both kept
+// within the whole map and carried over when the map is drawn again.
+const MAX_ZOOM = 8;
+const mapView = { base: null, box: null, pointers: new Map(), start: null, moved: false, linkTags: false };
+
+function applyMapView() {
+  const map = $("map");
+  const svg = map.querySelector("svg");
+  map.classList.toggle("links-tags", mapView.linkTags);
+  const hasLinks = Boolean(map.querySelector(".link[data-a]"));
+  $("link-style").hidden = !hasLinks;
+  $("link-style").setAttribute("aria-pressed", String(mapView.linkTags));
+  if (!svg || !svg.viewBox.baseVal || !svg.viewBox.baseVal.width) return;
+  const b = svg.viewBox.baseVal;
+  const base = { x: b.x, y: b.y, w: b.width, h: b.height };
+  const same = mapView.base && mapView.base.w === base.w && mapView.base.h === base.h;
+  mapView.base = base;
+  if (!same) mapView.box = null;
+  setBox(mapView.box || base);
+}
+
+function setBox(box) {
+  const base = mapView.base;
+  const svg = $("map").querySelector("svg");
+  if (!base || !svg) return;
+  const w = Math.min(base.w, Math.max(base.w / MAX_ZOOM, box.w));
+  const h = (w / base.w) * base.h;
+  const x = Math.min(base.x + base.w - w, Math.max(base.x, box.x));
+  const y = Math.min(base.y + base.h - h, Math.max(base.y, box.y));
+  mapView.box = { x, y, w, h };
+  svg.setAttribute("viewBox", `${x} ${y} ${w} ${h}`);
+  $("map").classList.toggle("zoomed", w < base.w);
+  $("zoom-out").disabled = $("zoom-reset").disabled = w >= base.w;
+  $("zoom-in").disabled = w <= base.w / MAX_ZOOM + 1e-9;
+}
+
+// Zoom by ``factor`` keeping the map point under (clientX, clientY) in place (default: the centre).
+function zoom(factor, clientX, clientY) {
+  const svg = $("map").querySelector("svg");
+  if (!svg || !mapView.box) return;
+  const rect = svg.getBoundingClientRect();
+  const fx = clientX === undefined ? 0.5 : (clientX - rect.left) / rect.width;
+  const fy = clientY === undefined ? 0.5 : (clientY - rect.top) / rect.height;
+  const box = mapView.box;
+  const w = box.w / factor, h = box.h / factor;
+  setBox({ x: box.x + fx * (box.w - w), y: box.y + fy * (box.h - h), w, h });
+}
+
+function pointerDown(event) {
+  if (!mapView.box || !$("map").querySelector("svg")) return;
+  mapView.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+  mapView.start = { box: { ...mapView.box }, pointers: new Map(mapView.pointers) };
+  mapView.moved = false;
+}
+
+function pointerMove(event) {
+  if (!mapView.pointers.has(event.pointerId) || !mapView.start) return;
+  mapView.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+  const svg = $("map").querySelector("svg");
+  const rect = svg.getBoundingClientRect();
+  const points = [...mapView.pointers.values()];
+  const starts = [...mapView.start.pointers.values()];
+  if (points.length >= 2 && starts.length >= 2) {
+    // Two fingers: zoom by how far apart they are, around their middle.
+    const spread = (p) => Math.hypot(p[0].x - p[1].x, p[0].y - p[1].y) || 1;
+    const factor = spread(points) / spread(starts);
+    const box = mapView.start.box;
+    const mid = { x: (starts[0].x + starts[1].x) / 2, y: (starts[0].y + starts[1].y) / 2 };
+    const fx = (mid.x - rect.left) / rect.width, fy = (mid.y - rect.top) / rect.height;
+    const w = box.w / factor, h = box.h / factor;
+    setBox({ x: box.x + fx * (box.w - w), y: box.y + fy * (box.h - h), w, h });
+    mapView.moved = true;
+    return;
+  }
+  const first = starts[0];
+  const dx = event.clientX - first.x, dy = event.clientY - first.y;
+  if (!mapView.moved && Math.hypot(dx, dy) < 5) return;
+  if (mapView.box.w >= mapView.base.w) return; // the whole map: nothing to pan
+  // Captured by the container, which stays when a live update draws the map again.
+  if (!mapView.moved) $("map").setPointerCapture(event.pointerId);
+  mapView.moved = true;
+  $("map").classList.add("panning");
+  const box = mapView.start.box;
+  setBox({ x: box.x - (dx * box.w) / rect.width, y: box.y - (dy * box.h) / rect.height, w: box.w, h: box.h });
+}
+
+function pointerUp(event) {
+  mapView.pointers.delete(event.pointerId);
+  $("map").classList.remove("panning");
+  mapView.start = mapView.pointers.size ? { box: { ...mapView.box }, pointers: new Map(mapView.pointers) } : null;
+}
+
+function wheel(event) {
+  if (!(event.ctrlKey || event.metaKey) || !mapView.box) return; // a plain wheel scrolls the page
+  event.preventDefault();
+  zoom(event.deltaY < 0 ? 1.25 : 0.8, event.clientX, event.clientY);
 }
 
 // ------------------------------------------------------------------ live updates
@@ -913,6 +1017,18 @@ function main() {
   $("history-bar").addEventListener("keydown", historyKey);
   $("map").addEventListener("keydown", historyKey);
   $("map").addEventListener("click", mapClicked);
+  $("map").addEventListener("pointerdown", pointerDown);
+  $("map").addEventListener("pointermove", pointerMove);
+  $("map").addEventListener("pointerup", pointerUp);
+  $("map").addEventListener("pointercancel", pointerUp);
+  $("map").addEventListener("wheel", wheel, { passive: false });
+  $("zoom-in").addEventListener("click", () => zoom(1.5));
+  $("zoom-out").addEventListener("click", () => zoom(1 / 1.5));
+  $("zoom-reset").addEventListener("click", () => mapView.base && setBox(mapView.base));
+  $("link-style").addEventListener("click", () => {
+    mapView.linkTags = !mapView.linkTags;
+    applyMapView();
+  });
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && state.selected) select(null);
     if (event.key === "Escape" && state.link.kind) chooseLinkKind(null);
