@@ -439,3 +439,14 @@ def test_links_between_printed_boards_are_drawn_when_asked() -> None:
     assert linked.count('class="link"') == 1 and 'data-a="A" data-b="C"' in linked
     # The narrow strip is drawn at its own width beside the wide board.
     assert 'data-board="Cards" x="282"' in linked and 'width="40"' in linked
+
+
+def test_the_legend_explains_passages_and_owner_letters_where_the_map_has_them() -> None:
+    for variant_id in sorted(VARIANTS):
+        variant = get_variant(variant_id)
+        drawing = Drawing.parse(render_position(variant.board, variant.start()))
+        texts = {"".join(t.itertext()) for t in drawing.root.iter() if t.tag.endswith("text")}
+        passages = drawing.all("passage", "g")
+        assert ("passage: its two ends are adjacent" in texts) == bool(passages), variant_id
+        lettered = any(p.id.endswith(f"-{b}") for p in variant.board.powers for b in variant.board.boards)
+        assert any(t.startswith("letter: the owner's home board") for t in texts) == lettered, variant_id

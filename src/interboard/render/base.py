@@ -269,6 +269,39 @@ def _coast_group(frame: Frame, loc: int) -> str:
     )
 
 
+def passage_pairs(frame: Frame) -> list[tuple[int, int]]:
+    """Adjacent spaces of one board whose cells share too little border to see: a dashed passage
+    joins them on the map (and a legend should say what it means)."""
+    board = frame.board.base
+    adjacent: set[tuple[int, int]] = set()
+    for loc in board.locations:
+        for other in board.army_adj[loc.index] | board.fleet_adj[loc.index]:
+            a, b = loc.space, board.locations[other].space
+            adjacent.add((min(a, b), max(a, b)))
+    out: list[tuple[int, int]] = []
+    for name in frame.names:
+        shared: dict[tuple[int, int], float] = {}
+        for e in space_shapes(board, name).edges:
+            shared[(e.a, e.b)] = shared.get((e.a, e.b), 0.0) + math.dist(e.p, e.q)
+        for a, b in sorted(adjacent):
+            sa, sb = board.spaces[a], board.spaces[b]
+            if sa.board == name == sb.board and sa.at and sb.at and shared.get((a, b), 0.0) < PASSAGE_BELOW:
+                out.append((a, b))
+    return out
+
+
+def passage_legend() -> LegendItem:
+    """The legend's entry for :func:`passage_pairs`' dashed passages."""
+    line = el(
+        "path",
+        {"d": "M-9 0L9 0", "stroke": SEA_INK, "stroke-width": 1.8, "stroke-dasharray": "5 3", "fill": "none"},
+    )
+    dots = el("circle", {"cx": -9, "cy": 0, "r": 2.5, "fill": SEA_INK}) + el(
+        "circle", {"cx": 9, "cy": 0, "r": 2.5, "fill": SEA_INK}
+    )
+    return LegendItem(line + dots, "passage: its two ends are adjacent")
+
+
 def _borders(frame: Frame) -> list[str]:
     """Coastlines (land against sea), walls (cells that touch without being adjacent) and passages
     (adjacent spaces whose cells do not share a visible border, such as a strait between two seas)."""
@@ -280,17 +313,10 @@ def _borders(frame: Frame) -> list[str]:
             adjacent.add((min(a, b), max(a, b)))
     coast: list[str] = []
     walls: list[str] = []
-    passages: list[str] = []
+    passages = [_passage(frame, a, b) for a, b in passage_pairs(frame)]
     for name in frame.names:
         ox, oy = frame.offsets[name]
         shapes = space_shapes(board, name)
-        shared: dict[tuple[int, int], float] = {}
-        for e in shapes.edges:
-            shared[(e.a, e.b)] = shared.get((e.a, e.b), 0.0) + math.dist(e.p, e.q)
-        for a, b in sorted(adjacent):
-            sa, sb = board.spaces[a], board.spaces[b]
-            if sa.board == name == sb.board and sa.at and sb.at and shared.get((a, b), 0.0) < PASSAGE_BELOW:
-                passages.append(_passage(frame, a, b))
         for e in shapes.edges:
             ka, kb = board.spaces[e.a].kind, board.spaces[e.b].kind
             if SpaceKind.IMPASSABLE in (ka, kb):

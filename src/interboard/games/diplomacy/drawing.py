@@ -25,6 +25,8 @@ from ...render.base import (
     legend,
     location_title,
     make_frame,
+    passage_legend,
+    passage_pairs,
 )
 from ...render.svg import (
     Point,
@@ -960,6 +962,8 @@ def _legend_items(
             "supply centre (ring in the owner's colour)",
         )
     )
+    if passage_pairs(frame):
+        items.append(passage_legend())
     has_links = bool(position.links) or any(isinstance(o, Link | DestroyLink) for _, o, _ in drawn)
     if has_links or _fixed_links(frame):
         items.append(LegendItem(_legend_line(LINK, None), "link"))
