@@ -589,3 +589,7 @@ def test_the_map_zooms_pans_and_draws_links_as_numbered_ends(new_context: Any, a
     page.locator("#choice-box").get_by_role("button", name="A ROM-Y H").click()
     expect(page.locator("#order-list li", has_text="A ROM-Y H")).to_contain_text("✓ accepted")
     assert float((page.locator("#map svg").get_attribute("viewBox") or "").split()[2]) < width
+    # One board fills the view (on a phone, the map's two boards side by side are too small).
+    page.get_by_role("button", name="Board Z").click()
+    z_box = [float(v) for v in (page.locator("#map svg").get_attribute("viewBox") or "").split()]
+    assert z_box[2] < width * 0.6 and z_box[0] > width * 0.4, (z_box, width)

@@ -891,6 +891,7 @@ function applyMapView() {
   const hasLinks = Boolean(map.querySelector(".link[data-a]"));
   $("link-style").hidden = !hasLinks;
   $("link-style").setAttribute("aria-pressed", String(mapView.linkTags));
+  renderBoardButtons(map);
   if (!svg || !svg.viewBox.baseVal || !svg.viewBox.baseVal.width) return;
   const b = svg.viewBox.baseVal;
   const base = { x: b.x, y: b.y, w: b.width, h: b.height };
@@ -900,18 +901,41 @@ function applyMapView() {
   setBox(mapView.box || base);
 }
 
+// A map of several boards (its spaces carry data-board) gets a button per board that zooms to it:
+// on a phone, one board fills the screen.
+function renderBoardButtons(map) {
+  const names = [...new Set([...map.querySelectorAll("g[data-board]")].map((n) => n.dataset.board))];
+  $("board-buttons").replaceChildren(...(names.length > 1 ? names : []).map((name) => el("button", {
+    type: "button", class: "small", onclick: () => zoomToBoard(name),
+  }, `Board ${name}`)));
+}
+
+function zoomToBoard(name) {
+  const boxes = [...$("map").querySelectorAll(`g[data-board="${CSS.escape(name)}"]`)].map((n) => n.getBBox());
+  if (!boxes.length || !mapView.base) return;
+  const x0 = Math.min(...boxes.map((b) => b.x)), y0 = Math.min(...boxes.map((b) => b.y));
+  const x1 = Math.max(...boxes.map((b) => b.x + b.width)), y1 = Math.max(...boxes.map((b) => b.y + b.height));
+  setBox({ x: x0, y: y0, w: x1 - x0, h: y1 - y0 }); // the board's own shape: it fills the width
+}
+
+// The view box, kept within the whole map and no smaller than 1/MAX_ZOOM of it. The SVG element
+// takes the view's shape (its width is the page's, its height follows), so a board's view fills
+// a phone's width rather than being letterboxed in the whole map's shape.
 function setBox(box) {
   const base = mapView.base;
   const svg = $("map").querySelector("svg");
   if (!base || !svg) return;
   const w = Math.min(base.w, Math.max(base.w / MAX_ZOOM, box.w));
-  const h = (w / base.w) * base.h;
+  const h = Math.min(base.h, Math.max(base.h / MAX_ZOOM, box.h));
   const x = Math.min(base.x + base.w - w, Math.max(base.x, box.x));
   const y = Math.min(base.y + base.h - h, Math.max(base.y, box.y));
   mapView.box = { x, y, w, h };
   svg.setAttribute("viewBox", `${x} ${y} ${w} ${h}`);
-  $("map").classList.toggle("zoomed", w < base.w);
-  $("zoom-out").disabled = $("zoom-reset").disabled = w >= base.w;
+  svg.setAttribute("width", String(w));
+  svg.setAttribute("height", String(h));
+  const whole = w >= base.w && h >= base.h;
+  $("map").classList.toggle("zoomed", !whole);
+  $("zoom-out").disabled = $("zoom-reset").disabled = whole;
   $("zoom-in").disabled = w <= base.w / MAX_ZOOM + 1e-9;
 }
 
@@ -956,7 +980,7 @@ function pointerMove(event) {
   const first = starts[0];
   const dx = event.clientX - first.x, dy = event.clientY - first.y;
   if (!mapView.moved && Math.hypot(dx, dy) < 5) return;
-  if (mapView.box.w >= mapView.base.w) return; // the whole map: nothing to pan
+  if (mapView.box.w >= mapView.base.w && mapView.box.h >= mapView.base.h) return; // nothing to pan
   // Captured by the container, which stays when a live update draws the map again.
   if (!mapView.moved) $("map").setPointerCapture(event.pointerId);
   mapView.moved = true;
