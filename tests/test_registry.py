@@ -109,3 +109,15 @@ def test_the_same_seed_gives_the_same_dice(store: Engine) -> None:
         rolls.append(service.history(created.game_id)[1]["results"][0]["dice"])
         assert service.public_view(created.game_id)["seed_chosen"] is True
     assert rolls[0] == rolls[1]
+
+
+def test_every_variant_names_rule_pages_that_exist() -> None:
+    from pathlib import Path
+
+    from interboard.games import variants
+
+    pages = Path(__file__).resolve().parents[1] / "docs" / "rules"
+    for info in variants():
+        assert info.rules, f"{info.id} names no rule page"
+        for name in info.rules:
+            assert (pages / f"{name}.md").is_file(), f"{info.id}: no docs/rules/{name}.md"
