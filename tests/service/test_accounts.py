@@ -102,6 +102,7 @@ def test_sign_up_in_and_out(app: Any) -> None:
         assert anna.get("/api/account", headers=auth(token)).status_code == 401
         assert other.get("/api/account", headers=auth(second)).status_code == 200
         assert anna.delete("/api/session").status_code == 401  # no session left to end
+        assert anna.delete("/api/session", headers=auth(token)).status_code == 401
 
 
 @pytest.mark.parametrize(

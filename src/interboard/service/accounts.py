@@ -152,9 +152,11 @@ class AccountService:
             )
             return _account(row), self._new_session(s, row.id)
 
-    def sign_out(self, token: str) -> None:
+    def sign_out(self, token: str | None) -> None:
+        """End the session; 401 if there is no live one (as for any other route of a session's)."""
+        self.account(token)
         with self._tx() as s:
-            s.execute(delete(SessionRow).where(SessionRow.token_hash == hash_token(token)))
+            s.execute(delete(SessionRow).where(SessionRow.token_hash == hash_token(str(token))))
 
     def find(self, token: str | None) -> Account | None:
         """The account of a live session's token (``None``: no such session, or it ended)."""
