@@ -337,3 +337,38 @@ def test_the_scheduler_warns_before_a_deadline_and_a_dead_mail_server_breaks_not
         r = anna.post(f"/api/games/{made['game_id']}/messages", headers=auth(token), json={"body": "hello"})
         assert r.status_code == 201
         assert app.state.service.try_process(made["game_id"], force=True)
+
+
+def test_serve_sends_notices_once_from_two_processes(tmp_path: Any, smtp: tuple[Inbox, int]) -> None:
+    """``interboard serve --smtp-host ... --workers 2``: the options reach each worker, and a phase
+    processed by either is told once."""
+    from .test_server_process import NO_LIMITS, Servers
+
+    inbox, port = smtp
+    group = Servers(tmp_path)
+    mail_args = ("--smtp-host", "127.0.0.1", "--smtp-port", str(port), "--mail-from", "gm@example.org")
+    try:
+        server = group.start(
+            f"sqlite:///{tmp_path / 'serve.sqlite'}", args=(*NO_LIMITS, "--workers", "2", *mail_args)
+        )
+        with server.client() as client:
+            r = client.post(
+                "/api/accounts", json={"name": "anna", "password": PASSWORD, "email": "a@example.org"}
+            )
+            assert r.status_code == 201, r.text
+            seats = {p: "bot" for p in POWERS[1:]} | {"AUSTRIA": "Anna"}
+            r = client.post(
+                "/api/games", json={"title": "Served", "seats": seats, "deadlines": {"movement": 1}}
+            )
+            assert r.status_code == 201 and r.json()["account"] == "anna"
+            mails = inbox.wait_for(1, timeout=20)
+            assert [(rcpt, str(m["Subject"]), str(m["From"])) for rcpt, m in mails[:1]] == [
+                (["a@example.org"], "Served: S1901M processed", "gm@example.org")
+            ]
+            # F1901M also has a 1 s deadline: its notice comes, and still one a phase.
+            mails = inbox.wait_for(2, timeout=20)
+            time.sleep(0.5)
+            subjects = [str(m["Subject"]) for _, m in inbox.mails]
+            assert len(subjects) == len(set(subjects)), subjects
+    finally:
+        group.stop_all()

@@ -319,7 +319,7 @@ def create_app(
         maybe_bots = bool(seats) and all(str(how).startswith("bot") for how in seats.values())
         address = client_address(request.scope)
         limiter.refuse(limiter.game_checks(address, maybe_bots))
-        account = await run_in_threadpool(accounts.find, session)
+        account = await run_in_threadpool(accounts.find, session) if session else None
         created = await run_in_threadpool(service.create, NewGame(**given), account.id if account else None)
         limiter.charge(limiter.game_checks(address, not created.open_seats and not created.seat_tokens))
         return CreatedBody(
@@ -343,7 +343,7 @@ def create_app(
     async def join(game_id: GameId, body: JoinBody, session: SessionToken) -> TokenBody:
         """Signed in (a session's cookie or bearer token), the seat is bound to the account: its
         games list it, and it may get a fresh token for it elsewhere (``account`` says which)."""
-        account = await run_in_threadpool(accounts.find, session)
+        account = await run_in_threadpool(accounts.find, session) if session else None
         token = await run_in_threadpool(
             service.join, game_id, body.seat, body.player, account.id if account else None
         )
