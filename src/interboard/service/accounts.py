@@ -75,8 +75,9 @@ class AccountService:
         self.hasher = hasher or PasswordHasher()
         self.clock = clock
         self._hashing = threading.BoundedSemaphore(HASHING_AT_ONCE)
-        # Verified against when the name is unknown, so that a sign in takes as long either way.
-        self._decoy = self.hasher.hash("not a password anyone has")
+        self._decoy: str | None = None
+        """Verified against when the name is unknown, so that a sign in takes as long either way;
+        made at the first need (an app is made in tests far more often than a name is unknown)."""
 
     @contextmanager
     def _tx(self) -> Iterator[Session]:
@@ -137,6 +138,8 @@ class AccountService:
         with self._tx() as s:
             row = s.scalars(select(AccountRow).where(AccountRow.name_key == name.lower())).first()
         if row is None:
+            if self._decoy is None:
+                self._decoy = self._hash("not a password anyone has")
             self._verify(self._decoy, password)
             raise Unauthorized("wrong name or password")
         if not self._verify(row.password_hash, password):
