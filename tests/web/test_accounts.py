@@ -1,5 +1,6 @@
 """Accounts in a real browser: sign up in the lobby, take a seat, lose the browser's storage and
-cookies, sign in again in a fresh profile and play the seat again from "My games"."""
+cookies, sign in again in a fresh profile and play the seat again from "My games"; the banner when
+the phase is processed."""
 
 from __future__ import annotations
 
@@ -62,6 +63,14 @@ def test_a_seat_is_got_back_after_the_browser_forgot_it(new_context: Any) -> Non
     type_order(page, "A Vie - Gal")
     expect(page.locator("#order-list li", has_text="A Vie - Gal")).to_contain_text("✓ accepted")
     expect(page.locator("#orders-status")).to_have_text("Saved: 1 order.")
+    # Ready: the other seats give no orders, so the phase is processed, and a banner says so.
+    expect(page.locator("#phase-banner")).to_be_hidden()
+    page.locator("#ready-button").click()
+    expect(page.locator("#phase")).to_have_text("F1901M", timeout=LIVE_TIMEOUT)
+    expect(page.locator("#phase-banner")).to_be_visible()
+    expect(page.locator("#phase-banner-text")).to_have_text("Phase processed: now F1901M.")
+    page.locator("#phase-banner-close").click()
+    expect(page.locator("#phase-banner")).to_be_hidden()
     new_token = page.evaluate(f"JSON.parse(localStorage.getItem('interboard.seats.{game_id}')).AUSTRIA")
     assert new_token != old_token
 
