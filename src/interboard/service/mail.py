@@ -16,7 +16,7 @@ import smtplib
 import ssl
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email.message import EmailMessage
 
 log = logging.getLogger(__name__)
@@ -38,7 +38,7 @@ class MailConfig:
     """The From address."""
     starttls: bool = False
     user: str | None = None
-    password: str | None = None
+    password: str | None = field(default=None, repr=False)  # never shown in a log or traceback
     warn_before_s: float = 3600.0
     """How long before a deadline its warning goes out (0: no warnings)."""
     public_url: str = ""
