@@ -143,6 +143,12 @@ def test_seats_bound_to_the_account_are_listed_and_got_back(app: Any) -> None:
         r = phone.post(f"/api/games/{gid}/join", json={"seat": "ITALY"}, headers=auth(old))
         assert r.status_code == 201 and r.json()["account"] is None
 
+        # Creating: a malformed Authorization is refused as anywhere else, a token that is no
+        # session binds nothing.
+        r = phone.post("/api/games", json={}, headers={"Authorization": "Basic YTpi"})
+        assert r.status_code == 401 and r.json()["error"].startswith("Authorization must be")
+        r = phone.post("/api/games", json={}, headers=auth(old))
+        assert r.status_code == 201 and r.json()["account"] is None
         # A game created while signed in binds the seats given to players.
         made = laptop.post("/api/games", json={"seats": {"GERMANY": "Anna", "RUSSIA": "bot"}}).json()
         assert set(made["seat_tokens"]) == {"GERMANY"}

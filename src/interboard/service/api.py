@@ -306,7 +306,7 @@ def create_app(
     async def games() -> list[dict[str, Any]]:
         return await run_in_threadpool(service.list_games)
 
-    @app.post("/api/games", status_code=201, responses=errors(*BODY_ERRORS), openapi_extra=CREATED_LINKS)
+    @app.post("/api/games", status_code=201, responses=errors(401, *BODY_ERRORS), openapi_extra=CREATED_LINKS)
     async def create(body: CreateGameBody, request: Request, session: SessionToken) -> CreatedBody:
         """429 past the games a client address may create in an hour (fewer if every seat is a bot).
         Signed in (a session's cookie or bearer token), the seats given to players are bound to the
