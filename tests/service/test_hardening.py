@@ -106,14 +106,23 @@ def test_every_route_declares_its_error_statuses_with_the_error_body(client: Tes
             needs = {422} if op.get("parameters") or "requestBody" in op else set()
             if "requestBody" in op:
                 needs |= {400, 413}
-            if any("bearer" in s for s in op.get("security", [])):
-                needs |= {401, 403}
+            schemes = {name for alternative in op.get("security", []) for name in alternative}
+            if "bearer" in schemes:
+                needs |= {401}  # none, or a malformed one
+                if "session" not in schemes:
+                    # A seat's or the GM's token may hold no right there; a session is live or not (401).
+                    needs |= {403}
             assert needs <= declared, (method, path, needs - declared)
             for code, response in op["responses"].items():
                 if int(code) >= 400:
                     assert response["content"]["application/json"]["schema"]["$ref"] == ERROR_REF
     # The map takes a seat's token optionally.
     assert schema["paths"]["/api/games/{game_id}/map.svg"]["get"]["security"] == [{"bearer": []}, {}]
+    # Creating and joining take a session optionally (bearer or cookie); the account's routes need one.
+    optional_session = [{"bearer": []}, {"session": []}, {}]
+    assert schema["paths"]["/api/games"]["post"]["security"] == optional_session
+    assert schema["paths"]["/api/games/{game_id}/join"]["post"]["security"] == optional_session
+    assert schema["paths"]["/api/account"]["get"]["security"] == [{"bearer": []}, {"session": []}]
 
 
 def test_the_variant_is_an_enum_and_each_variant_has_its_own_schema(client: TestClient) -> None:

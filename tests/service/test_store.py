@@ -18,11 +18,11 @@ from sqlalchemy.exc import IntegrityError, StatementError
 from sqlalchemy.orm import Session
 
 from interboard.service import store as store_module
-from interboard.service.models import Base, GameRow, MessageRow, OrdersRow, PhaseRow, SeatRow
+from interboard.service.models import AccountRow, Base, GameRow, MessageRow, OrdersRow, PhaseRow, SeatRow
 from interboard.service.store import alembic_config, create_store_engine, default_url, open_store
 
 T0 = datetime(2030, 5, 1, 12, 0, tzinfo=UTC)
-TABLES = {"games", "seats", "orders", "phases", "messages"}
+TABLES = {"games", "seats", "orders", "phases", "messages", "accounts", "sessions"}
 
 
 def head() -> str:
@@ -68,9 +68,9 @@ def test_migrations_create_the_tables_of_the_models(store: Engine) -> None:
         }
         assert uniques == expected, table.name
         fks = insp.get_foreign_keys(table.name)
-        assert [(fk["referred_table"], fk["options"].get("ondelete")) for fk in fks] == [
-            ("games", "CASCADE") for _ in table.foreign_keys
-        ], table.name
+        assert sorted((fk["referred_table"], fk["options"].get("ondelete")) for fk in fks) == sorted(
+            (fk.column.table.name, fk.ondelete) for fk in table.foreign_keys
+        ), table.name
     assert {i["name"] for i in insp.get_indexes("games")} == {"ix_games_status", "ix_games_deadline"}
     # Autogenerate finds nothing to change: the migrations and the models agree, types included.
     with store.connect() as conn:
@@ -104,6 +104,61 @@ def test_downgrade_to_base_and_up_again(store: Engine) -> None:
     store_module.migrate(store)
     assert set(inspect(store).get_table_names()) == TABLES | {"alembic_version"}
     assert current(store) == head()
+
+
+def test_the_accounts_migration_keeps_the_seats_and_what_refers_to_them(db_url: str) -> None:
+    """0003 rebuilds the seats table on SQLite (for its new foreign key): a game's seats and orders
+    made before it are there after it, unbound, and a seat can then be bound to an account."""
+    engine = create_store_engine(db_url)
+    try:
+        store_module.migrate(engine, "0002")
+        with engine.begin() as conn:
+            conn.execute(
+                text(
+                    "INSERT INTO games (id, family, variant, title, settings, status, state, phase,"
+                    " phase_index, version, gm_token_hash, created_at) VALUES ('old', 'diplomacy',"
+                    " 'standard', 'Old', '{}', 'active', '{}', 'S1901M', 0, 3, :h, :t)"
+                ),
+                {"h": "0" * 64, "t": T0},
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO seats (game_id, seat, kind, player, token_hash, ready, draw_vote)"
+                    " VALUES ('old', 'FRANCE', 'player', 'ann', :h, true, false)"
+                ),
+                {"h": "1" * 64},
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO orders (game_id, phase_index, seat, orders, submitted_at)"
+                    " VALUES ('old', 0, 'FRANCE', '[\"A PAR H\"]', :t)"
+                ),
+                {"t": T0},
+            )
+        store_module.migrate(engine)
+        assert current(engine) == head()
+        with Session(engine) as s:
+            seat = s.scalars(select(SeatRow)).one()
+            assert (seat.player, seat.token_hash, seat.ready, seat.account_id) == (
+                "ann",
+                "1" * 64,
+                True,
+                None,
+            )
+            assert s.scalars(select(OrdersRow.orders)).all() == [["A PAR H"]]
+            game_row = s.get(GameRow, "old")
+            assert game_row is not None and game_row.warned_phase is None
+            account = AccountRow(name="Ann", name_key="ann", password_hash="x", notices=True, created_at=T0)
+            s.add(account)
+            s.flush()
+            seat.account_id = account.id
+            s.commit()
+            # An account that goes leaves its seats to their players, unbound.
+            s.delete(account)
+            s.commit()
+            assert s.scalars(select(SeatRow.account_id)).all() == [None]
+    finally:
+        engine.dispose()
 
 
 def test_data_survives_reopen(db_url: str) -> None:

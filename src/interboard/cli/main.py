@@ -257,6 +257,60 @@ def serve(
             envvar="INTERBOARD_MAX_STREAMS", min=0, help="Event streams open at once in all (0: no limit)."
         ),
     ] = 256,
+    signups_per_hour: Annotated[
+        int,
+        typer.Option(
+            envvar="INTERBOARD_SIGNUPS_PER_HOUR",
+            min=0,
+            help="Accounts made per address an hour (0: no limit).",
+        ),
+    ] = 10,
+    sign_ins_per_minute: Annotated[
+        int,
+        typer.Option(
+            envvar="INTERBOARD_SIGN_INS_PER_MINUTE",
+            min=0,
+            help="Sign-in attempts per address a minute (0: no limit).",
+        ),
+    ] = 10,
+    smtp_host: Annotated[
+        str | None,
+        typer.Option(
+            envvar="INTERBOARD_SMTP_HOST",
+            help="SMTP server for the accounts' e-mail notices (none: no notices).",
+        ),
+    ] = None,
+    smtp_port: Annotated[int, typer.Option(envvar="INTERBOARD_SMTP_PORT", min=1, max=65535)] = 25,
+    smtp_starttls: Annotated[
+        bool,
+        typer.Option("--smtp-starttls", envvar="INTERBOARD_SMTP_STARTTLS", help="Use STARTTLS."),
+    ] = False,
+    smtp_user: Annotated[
+        str | None,
+        typer.Option(
+            envvar="INTERBOARD_SMTP_USER",
+            help="Sign in to the SMTP server as this user (password: $INTERBOARD_SMTP_PASSWORD).",
+        ),
+    ] = None,
+    mail_from: Annotated[
+        str, typer.Option(envvar="INTERBOARD_MAIL_FROM", help="The notices' From address.")
+    ] = "interboard@localhost",
+    warn_before: Annotated[
+        int,
+        typer.Option(
+            envvar="INTERBOARD_WARN_BEFORE",
+            min=0,
+            max=30 * 86400,
+            help="Seconds before a deadline that its warning is mailed (0: no warnings).",
+        ),
+    ] = 3600,
+    public_url: Annotated[
+        str,
+        typer.Option(
+            envvar="INTERBOARD_PUBLIC_URL",
+            help="The server's address as players reach it, for links in the notices.",
+        ),
+    ] = "",
 ) -> None:
     """Run the game master: the HTTP API (and its web pages) over a database.
 
@@ -267,6 +321,7 @@ def serve(
 
         from ..service.api import ENVIRONMENT, create_app, serving_config
         from ..service.limits import Rate, RateLimits
+        from ..service.mail import MailConfig
         from ..service.observe import log_config
         from ..service.store import default_url, open_store
     except ImportError as exc:
@@ -287,18 +342,33 @@ def serve(
                 in_flight=max_in_flight or None,
                 streams_per_address=streams_per_address or None,
                 streams=max_streams or None,
+                signups_per_hour=signups_per_hour or None,
+                sign_ins_per_minute=sign_ins_per_minute or None,
             )
         except ValueError as exc:
             raise fail(str(exc)) from exc
+    mail = None
+    if smtp_host:
+        # The password only from the environment: a command line is seen by every user of the machine.
+        mail = MailConfig(
+            host=smtp_host,
+            port=smtp_port,
+            sender=mail_from,
+            starttls=smtp_starttls,
+            user=smtp_user,
+            password=os.environ.get("INTERBOARD_SMTP_PASSWORD"),
+            warn_before_s=float(warn_before),
+            public_url=public_url,
+        )
     kind = url.split("://", 1)[0]
     try:
         if workers == 1:
-            application: Any = create_app(url, sweep=sweep, limits=limits)
+            application: Any = create_app(url, sweep=sweep, limits=limits, mail=mail)
         else:
             # Each worker process makes its app from the environment; the database is opened (and
             # migrated) here first, so that a wrong URL is said once, before any worker starts.
             open_store(url).dispose()
-            os.environ[ENVIRONMENT] = serving_config(url, sweep, limits)
+            os.environ[ENVIRONMENT] = serving_config(url, sweep, limits, mail)
             application = "interboard.service.api:app_from_environment"
     except ValueError as exc:
         raise fail(str(exc)) from exc
@@ -307,7 +377,8 @@ def serve(
         # a password.
         raise fail(f"cannot open the {kind} database: {getattr(exc, 'orig', None) or exc}") from exc
     processes = f", {workers} processes" if workers > 1 else ""
-    typer.echo(f"interboard serving on http://{host}:{port} with {kind} database{processes}")
+    notices = f", e-mail notices through {smtp_host}:{smtp_port}" if mail else ""
+    typer.echo(f"interboard serving on http://{host}:{port} with {kind} database{processes}{notices}")
     # JSON lines on standard error, each with its request's id; the request lines are the app's
     # own (route template, duration), so uvicorn's access log is off.
     uvicorn.run(

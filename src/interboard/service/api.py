@@ -1,6 +1,7 @@
 """The HTTP API (FastAPI). Every handler is a thin shell over :class:`GameService`.
 
-Authentication: the game master's and each seat's secret token, sent as ``Authorization: Bearer``.
+Authentication: the game master's and each seat's secret token, sent as ``Authorization: Bearer``;
+an account's session (``account_api.py``) as a cookie or a bearer token.
 Errors are JSON ``{"error": message, "details": [...]}`` with a 4xx status that the route declares;
 never a traceback. What the API promises, and why: ``docs/server.md``.
 """
@@ -16,6 +17,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
+from argon2 import PasswordHasher
 from fastapi import FastAPI, Query, Request
 from fastapi import Path as FastAPIPath
 from fastapi.concurrency import run_in_threadpool
@@ -29,8 +31,10 @@ from starlette.routing import Match, Route
 from starlette.types import Scope
 
 from ..games import families
+from . import account_api
+from .accounts import AccountNotices, AccountService
 from .games import MAX_DEADLINE, MAX_MESSAGE, MAX_ORDERS, GameService, NewGame, ServiceError
-from .http import BODY_ERRORS, MAX_BODY, LimitBody, SecurityHeaders, Token, errors
+from .http import BODY_ERRORS, MAX_BODY, LimitBody, SecurityHeaders, SessionToken, Token, errors
 from .limits import (
     UNLIMITED_PATHS,
     Limiter,
@@ -42,6 +46,7 @@ from .limits import (
     client_address,
     refusal,
 )
+from .mail import MailConfig, Mailer
 from .notices import Notices
 from .observe import Metrics, Observe, install_log_context
 from .scheduler import Scheduler
@@ -64,6 +69,9 @@ class CreatedBody(BaseModel):
     gm_token: str
     seat_tokens: dict[str, str]
     open_seats: list[str] = Field(description="the seats left open, for anyone to join")
+    account: str | None = Field(
+        None, description="the signed-in account the players' seats are bound to (null: none)"
+    )
 
 
 class JoinBody(Strict):
@@ -79,6 +87,7 @@ class JoinBody(Strict):
 class TokenBody(BaseModel):
     seat: str
     token: str
+    account: str | None = Field(None, description="the signed-in account the seat is bound to (null: none)")
 
 
 class OrdersBody(Strict):
@@ -148,6 +157,9 @@ CREATED_LINKS = _links(
         "extend": ("post", f"{GAME}/extend", True),
     },
 )
+OPTIONAL_SESSION: list[dict[str, Any]] = [{}]
+"""Added to a route's security (bearer or session cookie): a session is optional there."""
+CREATED_LINKS["security"] = OPTIONAL_SESSION
 CREATED_LINKS["responses"]["201"]["links"]["join"] = {
     "operationRef": "#/paths/~1api~1games~1{game_id}~1join/post",
     "parameters": {"path.game_id": "$response.body#/game_id"},
@@ -167,26 +179,38 @@ JOINED_LINKS = _links(
         "leave": ("post", f"{GAME}/leave", True),
     },
 )
+JOINED_LINKS["security"] = OPTIONAL_SESSION
 
 
 def create_app(
-    db_url: str, sweep: float | None = DEFAULT_SWEEP_S, limits: RateLimits | None = None
+    db_url: str,
+    sweep: float | None = DEFAULT_SWEEP_S,
+    limits: RateLimits | None = None,
+    mail: MailConfig | None = None,
+    hasher: PasswordHasher | None = None,
 ) -> FastAPI:
     """The API over the database at ``db_url``. Phases are processed when due by a scheduler that
     also sweeps for missed ones every ``sweep`` seconds (``None``: no scheduler, for tests that drive
     processing themselves). ``limits``: the rate limits (``None``: a public server's defaults;
     tests and benchmarks pass ``RateLimits.off()``). The limiter is ``app.state.limiter``, its
-    clock settable; the scheduler, once started, ``app.state.scheduler``."""
+    clock settable; the scheduler, once started, ``app.state.scheduler``. ``mail``: the SMTP server
+    of the accounts' e-mail notices (``None``: no notices). ``hasher``: the accounts' password
+    hasher (``None``: argon2-cffi's defaults; tests pass a cheaper one)."""
     limiter = Limiter(limits if limits is not None else RateLimits())
     install_log_context()
     metrics = Metrics()
     engine = open_store(db_url)
     notices = Notices(engine)
-    service = GameService(engine, on_processed=metrics.processed, notices=notices)
+    mailer = Mailer(mail) if mail is not None else None
+    told = AccountNotices(engine, mailer) if mailer is not None else None
+    service = GameService(engine, on_processed=metrics.processed, notices=notices, mail=told)
+    accounts = AccountService(engine, hasher)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         notices.start(asyncio.get_running_loop())
+        if mailer is not None:
+            mailer.start()
         task = None
         if sweep:
             app.state.scheduler = Scheduler(service, notices, sweep)
@@ -199,6 +223,8 @@ def create_app(
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
             notices.stop()
+            if mailer is not None:
+                await run_in_threadpool(mailer.stop)
 
     app = FastAPI(
         title="interboard",
@@ -209,6 +235,8 @@ def create_app(
         redoc_url=None,
     )
     app.state.service = service
+    app.state.accounts = accounts
+    app.state.mailer = mailer
     app.state.notices = notices
     app.state.limiter = limiter
     app.add_middleware(LimitBody)
@@ -245,6 +273,7 @@ def create_app(
         return JSONResponse({"error": "malformed request", "details": problems}, status_code=422)
 
     install_web(app)  # the lobby and game pages, their static files, the map and /docs
+    account_api.install(app, accounts, limiter)
 
     seat = errors(401, 403, 404, 422)
     """A seat's or the game master's request without a body."""
@@ -277,9 +306,11 @@ def create_app(
     async def games() -> list[dict[str, Any]]:
         return await run_in_threadpool(service.list_games)
 
-    @app.post("/api/games", status_code=201, responses=errors(*BODY_ERRORS), openapi_extra=CREATED_LINKS)
-    async def create(body: CreateGameBody, request: Request) -> CreatedBody:
-        """429 past the games a client address may create in an hour (fewer if every seat is a bot)."""
+    @app.post("/api/games", status_code=201, responses=errors(401, *BODY_ERRORS), openapi_extra=CREATED_LINKS)
+    async def create(body: CreateGameBody, request: Request, session: SessionToken) -> CreatedBody:
+        """429 past the games a client address may create in an hour (fewer if every seat is a bot).
+        Signed in (a session's cookie or bearer token), the seats given to players are bound to the
+        account; a token that is no live session binds nothing (``account`` says null)."""
         # Only what was sent: the service fills in the defaults, the options' among them.
         given = body.model_dump(exclude_unset=True)
         # A game is all bots only if every seat given is one (a seat not given is open); whether it
@@ -288,13 +319,15 @@ def create_app(
         maybe_bots = bool(seats) and all(str(how).startswith("bot") for how in seats.values())
         address = client_address(request.scope)
         limiter.refuse(limiter.game_checks(address, maybe_bots))
-        created = await run_in_threadpool(service.create, NewGame(**given))
+        account = await run_in_threadpool(accounts.find, session) if session else None
+        created = await run_in_threadpool(service.create, NewGame(**given), account.id if account else None)
         limiter.charge(limiter.game_checks(address, not created.open_seats and not created.seat_tokens))
         return CreatedBody(
             game_id=created.game_id,
             gm_token=created.gm_token,
             seat_tokens=created.seat_tokens,
             open_seats=created.open_seats,
+            account=account.name if account else None,
         )
 
     @app.get("/api/games/{game_id}", responses=errors(404, 422))
@@ -304,12 +337,17 @@ def create_app(
     @app.post(
         "/api/games/{game_id}/join",
         status_code=201,
-        responses=errors(404, 409, *BODY_ERRORS),
+        responses=errors(401, 404, 409, *BODY_ERRORS),
         openapi_extra=JOINED_LINKS,
     )
-    async def join(game_id: GameId, body: JoinBody) -> TokenBody:
-        token = await run_in_threadpool(service.join, game_id, body.seat, body.player)
-        return TokenBody(seat=body.seat, token=token)
+    async def join(game_id: GameId, body: JoinBody, session: SessionToken) -> TokenBody:
+        """Signed in (a session's cookie or bearer token), the seat is bound to the account: its
+        games list it, and it may get a fresh token for it elsewhere (``account`` says which)."""
+        account = await run_in_threadpool(accounts.find, session) if session else None
+        token = await run_in_threadpool(
+            service.join, game_id, body.seat, body.player, account.id if account else None
+        )
+        return TokenBody(seat=body.seat, token=token, account=account.name if account else None)
 
     @app.get("/api/games/{game_id}/seat", responses=seat)
     async def seat_view(game_id: GameId, token: Token) -> dict[str, Any]:
@@ -471,9 +509,18 @@ ENVIRONMENT = "INTERBOARD_SERVE"
 its settings (uvicorn starts the workers, and makes each one's app by :func:`app_from_environment`)."""
 
 
-def serving_config(db_url: str, sweep: float | None, limits: RateLimits) -> str:
+def serving_config(
+    db_url: str, sweep: float | None, limits: RateLimits, mail: MailConfig | None = None
+) -> str:
     """What :func:`app_from_environment` needs, as the text of :data:`ENVIRONMENT`."""
-    return json.dumps({"db": db_url, "sweep": sweep, "limits": dataclasses.asdict(limits)})
+    return json.dumps(
+        {
+            "db": db_url,
+            "sweep": sweep,
+            "limits": dataclasses.asdict(limits),
+            "mail": dataclasses.asdict(mail) if mail is not None else None,
+        }
+    )
 
 
 def app_from_environment() -> FastAPI:
@@ -482,4 +529,5 @@ def app_from_environment() -> FastAPI:
     limits: dict[str, Any] = {
         name: Rate(**value) if isinstance(value, dict) else value for name, value in config["limits"].items()
     }
-    return create_app(config["db"], sweep=config["sweep"], limits=RateLimits(**limits))
+    mail = MailConfig(**config["mail"]) if config.get("mail") else None
+    return create_app(config["db"], sweep=config["sweep"], limits=RateLimits(**limits), mail=mail)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import (
     ColumnElement,
@@ -46,6 +46,9 @@ from .cache import Lru
 from .models import GameRow, MessageRow, OrdersRow, PhaseRow, SeatRow
 from .notices import Change, Notices, unix_time
 from .security import hash_token, new_token, token_matches
+
+if TYPE_CHECKING:
+    from .accounts import AccountNotices
 
 log = logging.getLogger(__name__)
 
@@ -235,8 +238,11 @@ class GameService:
         clock: Callable[[], datetime] = utcnow,
         on_processed: Callable[[str, float | None], None] | None = None,
         notices: Notices | None = None,
+        mail: AccountNotices | None = None,
     ) -> None:
         self.engine = engine
+        self.mail = mail
+        """Where e-mail notices to the seats' accounts are queued (``None``: no notices)."""
         self.notices = notices or Notices(engine)
         """Where each transaction's changes are announced (the event streams and the scheduler
         wait on them)."""
@@ -388,7 +394,8 @@ class GameService:
             out.append(info.to_json() | {"bots": bot_names(fam.name), "phase_kinds": list(fam.phase_kinds)})
         return out
 
-    def create(self, req: NewGame) -> Created:
+    def create(self, req: NewGame, account_id: int | None = None) -> Created:
+        """A new game; the seats given to players are bound to ``account_id`` (its creator's), if any."""
         try:
             family, info = find_variant(req.variant)
         except FamilyError as exc:
@@ -467,6 +474,7 @@ class GameService:
                             kind="player",
                             player=how,
                             token_hash=hash_token(token),
+                            account_id=account_id,
                         )
                     )
             s.flush()
@@ -479,7 +487,8 @@ class GameService:
         if not name.strip(BLANK) or len(name) > MAX_NAME:
             raise Invalid(f"{where}: a player's name has 1 to {MAX_NAME} characters")
 
-    def join(self, game_id: str, seat: str, player: str) -> str:
+    def join(self, game_id: str, seat: str, player: str, account_id: int | None = None) -> str:
+        """Take an open seat: its token. ``account_id``: the account the seat is bound to, if any."""
         if player:
             self._check_name(player, "player")
         with self._tx(write=True) as s:
@@ -493,6 +502,7 @@ class GameService:
                 raise Conflict(f"seat {seat} is taken")
             token = new_token()
             row.kind, row.player, row.token_hash = "player", player or seat, hash_token(token)
+            row.account_id = account_id
             self._changed(s, game)
             s.flush()
             self._maybe_autostart(s, game)
@@ -570,7 +580,7 @@ class GameService:
             if game.status == "finished":
                 raise Conflict("the game is over")
             now = "open" if game.status == "forming" else game.settings.get("on_leave", "open")
-            seat.token_hash, seat.draw_vote = None, False
+            seat.token_hash, seat.draw_vote, seat.account_id = None, False, None
             if now == "open":
                 seat.kind, seat.player, seat.ready = "open", "", False
             else:
@@ -584,9 +594,19 @@ class GameService:
     def _start(self, s: Session, game: GameRow) -> None:
         game.status = "active"
         game.deadline = self._deadline_for(game)
+        game.warned_phase = self._unwarned(game.phase_index, game.deadline)
         s.flush()
         self._bots_order(s, game.id, game.family, game.state, game.phase_index)
         self._changed(s, game, due=self._processable(s, game))
+
+    def _unwarned(self, index: int, deadline: datetime | None) -> int | None:
+        """What a phase starting now with ``deadline`` has for ``warned_phase``: its own index (no
+        warning) when it is no longer than the warning's lead, which would come with the phase's
+        start, just after the notice that the last one was processed."""
+        lead = self.mail.warn_before if self.mail is not None else None
+        if lead is None or deadline is None:
+            return None
+        return index if (deadline - self.clock()).total_seconds() <= lead else None
 
     def _deadline_for(self, game: GameRow) -> datetime | None:
         kind = get_family(game.family).pending(game.state).kind
@@ -795,7 +815,10 @@ class GameService:
             s.flush()
             return row.id
 
-        return self._seat_write(game_id, write)
+        sent = self._seat_write(game_id, write)
+        if self.mail is not None:
+            self.mail.press(game_id, sent)
+        return sent
 
     # ------------------------------------------------------------------ views
     def list_games(self) -> list[dict[str, Any]]:
@@ -1022,6 +1045,52 @@ class GameService:
         with self._tx() as s:
             return s.scalar(select(func.min(GameRow.deadline)).where(GameRow.status == "active"))
 
+    def next_warning(self) -> datetime | None:
+        """When the next deadline warning is due (``None``: none is, or there are no notices)."""
+        lead = self.mail.warn_before if self.mail is not None else None
+        if lead is None:
+            return None
+        with self._tx() as s:
+            earliest = s.scalar(select(func.min(GameRow.deadline)).where(*self._unwarned_games()))
+            return None if earliest is None else earliest - timedelta(seconds=lead)
+
+    def _unwarned_games(self) -> list[ColumnElement[bool]]:
+        """Active games whose phase's deadline is still to come and has not been warned of."""
+        return [
+            GameRow.status == "active",
+            GameRow.deadline > self.clock(),
+            or_(GameRow.warned_phase.is_(None), GameRow.warned_phase != GameRow.phase_index),
+        ]
+
+    def warn_deadlines(self) -> list[str]:
+        """Warn the seats of each game whose deadline is nearer than the lead, once a phase: the
+        update that marks the phase warned claims the warning, so one process (of any) sends it."""
+        lead = self.mail.warn_before if self.mail is not None else None
+        if lead is None or self.mail is None:
+            return []
+        warned = []
+        with self._tx() as s:
+            near = GameRow.deadline <= self.clock() + timedelta(seconds=lead)
+            rows = s.execute(
+                select(GameRow.id, GameRow.phase_index).where(*self._unwarned_games(), near)
+            ).all()
+        for game_id, index in rows:
+            with self._tx(write=True) as s:
+                claimed = s.execute(
+                    update(GameRow)
+                    .where(
+                        GameRow.id == game_id,
+                        GameRow.phase_index == index,
+                        or_(GameRow.warned_phase.is_(None), GameRow.warned_phase != index),
+                    )
+                    .values(warned_phase=index)
+                    .execution_options(synchronize_session=False)
+                )
+            if claimed.rowcount == 1:  # type: ignore[attr-defined]
+                self.mail.deadline(game_id, index)
+                warned.append(game_id)
+        return warned
+
     def _wait_once(
         self,
         s: Session,
@@ -1074,7 +1143,9 @@ class GameService:
         if processed is None:
             return False
         self._waiting.pop(game_id, None)  # it moved on: what a sweep knew of it is old
-        family, lag = processed  # committed: now it is told
+        family, lag, index = processed  # committed: now it is told
+        if self.mail is not None:
+            self.mail.processed(game_id, index)
         log.info(
             "processed a phase of game %s (%s)",
             game_id,
@@ -1084,9 +1155,9 @@ class GameService:
         self.on_processed(family, lag)
         return True
 
-    def _process(self, game_id: str, force: bool) -> tuple[str, float | None] | None:
-        """:meth:`try_process`'s transaction: the game's family and how many seconds past its
-        deadline the phase was processed (``None`` if not past one), or ``None`` if not processed."""
+    def _process(self, game_id: str, force: bool) -> tuple[str, float | None, int] | None:
+        """:meth:`try_process`'s transaction: the game's family, how many seconds past its deadline
+        the phase was processed (``None`` if not past one) and its index; ``None`` if not processed."""
         with self._tx(write=True) as s:
             game = self._game(s, game_id, lock=True)
             if game.status != "active":
@@ -1131,6 +1202,7 @@ class GameService:
                     status="finished" if finished else "active",
                     deadline=deadline,
                     result={"winners": done.winners} if finished else None,
+                    warned_phase=self._unwarned(index + 1, deadline),
                 )
                 .execution_options(synchronize_session=False)
             )
@@ -1170,7 +1242,7 @@ class GameService:
                     due=only_bots and not finished,
                 ),
             )
-            return game.family, lag
+            return game.family, lag, index
 
 
 def _changes(session: Session) -> list[Change]:

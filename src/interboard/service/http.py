@@ -7,7 +7,7 @@ import re
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
@@ -51,7 +51,17 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
 # A token as RFC 6750 writes it (b64token); ours are URL-safe base64, 43 characters.
 TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]{1,200}=*")
 _bearer = HTTPBearer(
-    auto_error=False, scheme_name="bearer", description="the game master's or a seat's token"
+    auto_error=False,
+    scheme_name="bearer",
+    description="the game master's or a seat's token; on the account's routes, a session's",
+)
+SESSION_COOKIE = "interboard_session"
+"""The cookie that carries a signed-in session's token to the pages (HttpOnly, SameSite=Lax)."""
+_session_cookie = APIKeyCookie(
+    name=SESSION_COOKIE,
+    auto_error=False,
+    scheme_name="session",
+    description="a signed-in session's token, as the pages send it (set by signing up or in)",
 )
 
 
@@ -79,6 +89,22 @@ def _optional(
 ) -> str | None:
     return _well_formed(credentials, request)
 
+
+def _session(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    cookie: Annotated[str | None, Depends(_session_cookie)],
+) -> str | None:
+    # A bearer token, when sent, is the one meant (a script's); else the pages' cookie.
+    token = _well_formed(credentials, request)
+    if token is not None:
+        return token
+    return cookie if cookie and TOKEN.fullmatch(cookie) else None
+
+
+SessionToken = Annotated[str | None, Depends(_session)]
+"""A session's token, from ``Authorization: Bearer`` or the session cookie, if either is sent;
+whether it is a live session is the account service's to say."""
 
 Token = Annotated[str, Depends(_required)]
 """A route's required bearer token: none or a malformed one is 401; whether it holds the right

@@ -11,6 +11,8 @@ client may get up to that many times the limits (behind a load balancer that spr
   itself and costs the server most) per address per hour: counted when created, so a refused
   attempt costs nothing;
 - press messages per seat per minute;
+- accounts signed up per address per hour, and sign-in attempts per address per minute (a password
+  is hashed for each: the limits keep guessing slow and the hashing's cost bounded);
 - load shedding (:class:`Shed`): requests served at once by the process, and event streams open at
   once, per address and in all.
 
@@ -87,6 +89,10 @@ class RateLimits:
     """All-bot games created per address per hour."""
     press_per_minute: int | None = 20
     """Press messages per seat per minute."""
+    signups_per_hour: int | None = 10
+    """Accounts signed up per address per hour."""
+    sign_ins_per_minute: int | None = 10
+    """Sign-in attempts per address per minute."""
     in_flight: int | None = 64
     """Requests this process serves at once (event streams apart); one more is refused at once with
     503, so that under overload the answers stay quick rather than queue without bound."""
@@ -190,6 +196,8 @@ class Limiter:
             "games per address": Rate.per_hour(limits.games_per_hour),
             "all-bot games per address": Rate.per_hour(limits.bot_games_per_hour),
             "press messages per seat": Rate.per_minute(limits.press_per_minute),
+            "accounts per address": Rate.per_hour(limits.signups_per_hour),
+            "sign-ins per address": Rate.per_minute(limits.sign_ins_per_minute),
         }
         return {what: rate for what, rate in named.items() if rate is not None}
 
@@ -209,6 +217,11 @@ class Limiter:
         rates = self._rates()
         names = ["games per address"] + (["all-bot games per address"] if all_bots else [])
         return [(what, address, rates[what]) for what in names if what in rates]
+
+    def account_checks(self, address: str, what: str) -> list[Check]:
+        """``what``: "accounts per address" (sign up) or "sign-ins per address"."""
+        rate = self._rates().get(what)
+        return [] if rate is None else [(what, address, rate)]
 
     def press_checks(self, game_id: str, token: str) -> list[Check]:
         rate = self._rates().get("press messages per seat")

@@ -92,6 +92,9 @@ class GameRow(Base):
     __mapper_args__ = {"version_id_col": version, "version_id_generator": False}  # noqa: RUF012
     result: Mapped[dict[str, Any] | None] = mapped_column(NullableJSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    warned_phase: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The phase index whose deadline warning has gone out (or was not wanted): one per phase, claimed
+    by the update that sets it, so that one process sends it."""
 
 
 class SeatRow(Base):
@@ -107,6 +110,10 @@ class SeatRow(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     ready: Mapped[bool] = mapped_column(Boolean, default=False)
     draw_vote: Mapped[bool] = mapped_column(Boolean, default=False)
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    """The account whose player holds the seat (joined while signed in), if any."""
 
 
 class OrdersRow(Base):
@@ -148,3 +155,31 @@ class MessageRow(Base):
     """Seats that may read it; null for a broadcast."""
     body: Mapped[str] = mapped_column(Text)
     sent_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class AccountRow(Base):
+    """A player's account: a name, a password (its Argon2 hash), an optional e-mail for notices."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(32))
+    name_key: Mapped[str] = mapped_column(String(32), unique=True)
+    """The name in lower case: names that differ only in case are one name."""
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    password_hash: Mapped[str] = mapped_column(String(200))
+    notices: Mapped[bool] = mapped_column(Boolean, default=True)
+    """Whether the account's e-mail gets notices (a phase processed, a deadline near, press)."""
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class SessionRow(Base):
+    """A signed-in session: its token is kept only as a hash, like the seats' tokens."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime())

@@ -1,5 +1,9 @@
-// The lobby: create a game (variant, options, press, deadlines, seats) and join an open seat.
-import { api, el, errorText, playerName, saveGmToken, savePlayerName, saveSeatToken } from "./common.js";
+// The lobby: create a game (variant, options, press, deadlines, seats) and join an open seat; sign
+// up or in, and get back into the seats the account holds.
+import { currentAccount, showAccountStatus } from "./account.js";
+import {
+  api, ApiError, el, errorText, playerName, saveGmToken, savePlayerName, saveSeatToken, seatTokens,
+} from "./common.js";
 
 let variants = [];
 
@@ -150,9 +154,136 @@ async function loadGames() {
   })));
 }
 
+// ------------------------------------------------------------------ the account
+
+const $ = (id) => document.getElementById(id);
+
+function say(text) {
+  $("account-message").textContent = text;
+}
+
+async function showAccount(account) {
+  showAccountStatus(account);
+  $("signed-out").hidden = Boolean(account);
+  $("signed-in").hidden = !account;
+  if (!account) return;
+  $("account-name").textContent = account.name;
+  $("account-email").value = account.email || "";
+  $("account-notices").checked = account.notices;
+  if (!$("player-name").value) $("player-name").value = account.name;
+  await loadMyGames();
+}
+
+async function loadMyGames() {
+  const box = $("my-games");
+  let games;
+  try {
+    games = await api("GET", "/api/account/games");
+  } catch (error) {
+    box.replaceChildren(el("p", {}, `Could not load your games: ${errorText(error)}`));
+    return;
+  }
+  if (!games.length) {
+    box.replaceChildren(el("p", { class: "hint" }, "No seats yet: join one, or create a game, while signed in."));
+    return;
+  }
+  box.replaceChildren(el("ul", { class: "my-games" }, games.map((game) =>
+    el("li", { class: "my-game", dataset: { gameId: game.id } },
+      el("a", { href: `/games/${game.id}` }, game.title),
+      el("span", { class: "hint" }, ` ${game.variant} · ${game.status} · ${game.phase} `),
+      game.seats.map((seat) => el("button", { type: "button", onclick: () => play(game.id, seat) },
+        `Play ${seat}`))))));
+}
+
+// Into a seat the account holds: with the token this browser keeps if it still works, else with a
+// fresh one (which revokes the seat's earlier token, in whatever browser it was).
+async function play(gameId, seat) {
+  const kept = seatTokens(gameId)[seat];
+  let works = false;
+  if (kept) {
+    try {
+      await api("GET", `/api/games/${gameId}/seat`, { token: kept });
+      works = true;
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 403) {
+        say(`Could not open ${seat}: ${errorText(error)}`);
+        return;
+      }
+    }
+  }
+  if (!works) {
+    try {
+      const fresh = await api("POST", `/api/account/games/${gameId}/seats/${encodeURIComponent(seat)}/token`);
+      saveSeatToken(gameId, seat, fresh.token);
+    } catch (error) {
+      say(`Could not get back into ${seat}: ${errorText(error)}`);
+      return;
+    }
+  }
+  location.assign(`/games/${gameId}?seat=${encodeURIComponent(seat)}`);
+}
+
+async function signIn(event) {
+  event.preventDefault();
+  const body = { name: $("sign-in-name").value.trim(), password: $("sign-in-password").value };
+  try {
+    const account = await api("POST", "/api/session", { body });
+    $("sign-in-password").value = "";
+    say(`Signed in as ${account.name}.`);
+    await showAccount(account);
+  } catch (error) {
+    say(`Not signed in: ${errorText(error)}`);
+  }
+}
+
+async function signUp(event) {
+  event.preventDefault();
+  const body = { name: $("sign-up-name").value.trim(), password: $("sign-up-password").value };
+  const email = $("sign-up-email").value.trim();
+  if (email) body.email = email;
+  try {
+    const account = await api("POST", "/api/accounts", { body });
+    $("sign-up-password").value = "";
+    say(`Welcome, ${account.name}: you are signed in.`);
+    await showAccount(account);
+  } catch (error) {
+    say(`Not signed up: ${errorText(error)}`);
+  }
+}
+
+async function signOut() {
+  try {
+    await api("DELETE", "/api/session");
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 401)) {
+      say(`Not signed out: ${errorText(error)}`);
+      return;
+    }
+  }
+  say("Signed out.");
+  await showAccount(null);
+}
+
+async function saveAccount(event) {
+  event.preventDefault();
+  const email = $("account-email").value.trim();
+  const body = { email: email || null, notices: $("account-notices").checked };
+  try {
+    await showAccount(await api("PATCH", "/api/account", { body }));
+    say("Saved.");
+  } catch (error) {
+    say(`Not saved: ${errorText(error)}`);
+  }
+}
+
 async function main() {
   document.getElementById("player-name").value = playerName();
   document.getElementById("create-form").addEventListener("submit", create);
+  $("sign-in-form").addEventListener("submit", signIn);
+  $("sign-up-form").addEventListener("submit", signUp);
+  $("sign-out").addEventListener("click", signOut);
+  $("account-form").addEventListener("submit", saveAccount);
+  currentAccount().then(showAccount, (error) => say(`Could not tell whether you are signed in: ${errorText(error)}`));
   try {
     variants = await api("GET", "/api/variants");
     renderVariants();

@@ -1,0 +1,179 @@
+"""The account's routes: sign up, sign in and out, the account's settings, its games and seats.
+
+A session's token comes back in the body (for scripts: ``Authorization: Bearer``) and in an HttpOnly,
+SameSite=Lax cookie (for the pages: their scripts never see it, and other sites' forms do not send
+it). What they promise: ``docs/server.md``, "Accounts and notices".
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import FastAPI, Request, Response
+from fastapi import Path as FastAPIPath
+from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel, Field
+
+from .accounts import (
+    EMAIL_MAX,
+    EMAIL_PATTERN,
+    NAME_PATTERN,
+    PASSWORD_MAX,
+    PASSWORD_MIN,
+    SESSION_DAYS,
+    UNCHANGED,
+    Account,
+    AccountService,
+)
+from .http import BODY_ERRORS, SESSION_COOKIE, SessionToken, errors
+from .limits import Limiter, client_address
+from .schemas import NO_NUL, Strict
+
+AccountName = Annotated[
+    str,
+    Field(
+        min_length=2,
+        max_length=32,
+        pattern=NAME_PATTERN,
+        description="2 to 32 letters, digits, '_', '.' or '-' (not first); case is not told apart",
+    ),
+]
+Password = Annotated[str, Field(min_length=PASSWORD_MIN, max_length=PASSWORD_MAX, pattern=NO_NUL)]
+Email = Annotated[str, Field(min_length=3, max_length=EMAIL_MAX, pattern=EMAIL_PATTERN)]
+GameId = Annotated[str, FastAPIPath(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="a game's id")]
+SeatPath = Annotated[str, FastAPIPath(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="a seat of the game")]
+
+
+class SignUpBody(Strict):
+    name: AccountName
+    password: Password
+    email: Email | None = Field(None, description="where notices go; omitted: none are sent")
+
+
+class SignInBody(Strict):
+    name: str = Field(min_length=1, max_length=32, pattern=NO_NUL)
+    password: str = Field(min_length=1, max_length=PASSWORD_MAX, pattern=NO_NUL)
+
+
+class AccountChangeBody(Strict):
+    email: Email | None = Field(None, description="null: no e-mail (and so no notices); omitted: unchanged")
+    notices: bool | None = Field(None, description="whether e-mail notices are sent; omitted: unchanged")
+
+
+class AccountBody(BaseModel):
+    name: str
+    email: str | None
+    notices: bool
+
+
+class SessionBody(AccountBody):
+    token: str = Field(description="the session's token, for Authorization: Bearer (pages use the cookie)")
+
+
+class MyGameBody(BaseModel):
+    id: str
+    title: str
+    variant: str
+    status: str
+    phase: str
+    deadline: str | None
+    seats: list[str] = Field(description="the seats the account holds in the game")
+
+
+class SeatTokenBody(BaseModel):
+    seat: str
+    token: str = Field(description="the seat's new token; its earlier one no longer works")
+
+
+def _body(account: Account) -> AccountBody:
+    return AccountBody(**account.to_json())
+
+
+def _signed_in(request: Request, response: Response, account: Account, token: str) -> SessionBody:
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=SESSION_DAYS * 86400,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+    return SessionBody(**account.to_json(), token=token)
+
+
+def install(app: FastAPI, accounts: AccountService, limiter: Limiter) -> None:
+    """Add the account's routes to the API."""
+
+    async def current(token: str | None) -> Account:
+        return await run_in_threadpool(accounts.account, token)
+
+    # No OpenAPI links from a new session: a name signed up once is taken on every later try, so
+    # a client (or the stateful fuzzer replaying a sequence) could not count on following them.
+    @app.post(
+        "/api/accounts",
+        status_code=201,
+        tags=["accounts"],
+        responses=errors(409, *BODY_ERRORS),
+    )
+    async def sign_up(body: SignUpBody, request: Request, response: Response) -> SessionBody:
+        """A new account, signed in (the session's token in the body and the cookie). 409 if the
+        name is taken (in any case); 429 past the accounts an address may make in an hour."""
+        checks = limiter.account_checks(client_address(request.scope), "accounts per address")
+        limiter.refuse(checks)
+        account, token = await run_in_threadpool(accounts.sign_up, body.name, body.password, body.email)
+        limiter.charge(checks)
+        return _signed_in(request, response, account, token)
+
+    @app.post(
+        "/api/session",
+        tags=["accounts"],
+        responses=errors(401, *BODY_ERRORS),
+    )
+    async def sign_in(body: SignInBody, request: Request, response: Response) -> SessionBody:
+        """A new session (its token in the body and the cookie). 401 for a wrong name or password,
+        the same for both; 429 past the attempts an address may make in a minute."""
+        checks = limiter.account_checks(client_address(request.scope), "sign-ins per address")
+        limiter.refuse(checks)
+        limiter.charge(checks)  # every attempt counts, the failed ones above all
+        account, token = await run_in_threadpool(accounts.sign_in, body.name, body.password)
+        return _signed_in(request, response, account, token)
+
+    @app.delete("/api/session", tags=["accounts"], responses=errors(401))
+    async def sign_out(token: SessionToken, response: Response) -> dict[str, bool]:
+        """End the session (the cookie is cleared too). 401 without a live session's token."""
+        await run_in_threadpool(accounts.sign_out, token)
+        response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+        return {"signed_out": True}
+
+    @app.get("/api/account", tags=["accounts"], responses=errors(401))
+    async def account(token: SessionToken) -> AccountBody:
+        """The signed-in account."""
+        return _body(await current(token))
+
+    @app.patch("/api/account", tags=["accounts"], responses=errors(401, *BODY_ERRORS))
+    async def change(body: AccountChangeBody, token: SessionToken) -> AccountBody:
+        """Change the account's e-mail or turn its notices off (or on)."""
+        me = await current(token)
+        email = body.email if "email" in body.model_fields_set else UNCHANGED
+        return _body(await run_in_threadpool(accounts.update, me, email, body.notices))
+
+    @app.get("/api/account/games", tags=["accounts"], responses=errors(401))
+    async def my_games(token: SessionToken) -> list[MyGameBody]:
+        """The games in which the account holds seats (joined, or created, while signed in), the
+        newest first."""
+        me = await current(token)
+        return [MyGameBody(**g) for g in await run_in_threadpool(accounts.my_games, me)]
+
+    @app.post(
+        "/api/account/games/{game_id}/seats/{seat}/token",
+        status_code=201,
+        tags=["accounts"],
+        responses=errors(401, 403, 404, 422),
+    )
+    async def seat_token(game_id: GameId, seat: SeatPath, token: SessionToken) -> SeatTokenBody:
+        """A fresh token for a seat the account holds (403 if it holds no such seat): the way back
+        into a seat from another browser. The seat's earlier token stops working."""
+        me = await current(token)
+        fresh = await run_in_threadpool(accounts.new_seat_token, me, game_id, seat)
+        return SeatTokenBody(seat=seat, token=fresh)

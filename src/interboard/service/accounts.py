@@ -1,0 +1,374 @@
+"""Accounts: sign up, sign in and out, the seats an account holds, and its e-mail notices.
+
+A password is kept as an Argon2id hash (argon2-cffi's ``PasswordHasher``: memory-hard, salted, its
+parameters in the hash, so that they can be raised later and old hashes rehashed at the next sign
+in). Hashing costs tens of megabytes and a good part of a second of a core, so only
+:data:`HASHING_AT_ONCE` run at once, whatever the number of requests. A session is a random token
+like a seat's, kept only as its SHA-256 (``security.py``), and ends after :data:`SESSION_DAYS`.
+
+A seat joined (or a game created) while signed in is bound to the account: the account lists it and
+may get a fresh token for it (the seat's earlier token stops working), so a player who cleared the
+browser, or moved to another, gets back in.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import Engine, delete, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from ..games import family as get_family
+from .games import Conflict, Forbidden, NotFound, Unauthorized, utcnow
+from .mail import Mailer, Notice
+from .models import AccountRow, GameRow, MessageRow, PhaseRow, SeatRow, SessionRow
+from .security import hash_token, new_token
+
+NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$"
+"""An account's name: 2 to 32 letters, digits, '_', '.', '-' (not first). Case is kept but not
+told apart: 'Anna' and 'anna' are one name."""
+PASSWORD_MIN = 8
+PASSWORD_MAX = 256
+"""Bounded, so that a megabyte's password is not hashed."""
+EMAIL_MAX = 254
+EMAIL_PATTERN = r"^[^@ \t\n\r\x00]{1,64}@[^@ \t\n\r\x00]{1,189}$"
+"""An address, loosely (the mail server is the judge); no whitespace, so no header can be added."""
+SESSION_DAYS = 30
+HASHING_AT_ONCE = 2
+MY_GAMES_MAX = 200
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    name: str
+    email: str | None
+    notices: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "email": self.email, "notices": self.notices}
+
+
+def _account(row: AccountRow) -> Account:
+    return Account(row.id, row.name, row.email, row.notices)
+
+
+UNCHANGED: Any = object()
+
+
+class AccountService:
+    def __init__(
+        self,
+        engine: Engine,
+        hasher: PasswordHasher | None = None,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
+        self.engine = engine
+        self.hasher = hasher or PasswordHasher()
+        self.clock = clock
+        self._hashing = threading.BoundedSemaphore(HASHING_AT_ONCE)
+        self._decoy: str | None = None
+        """Verified against when the name is unknown, so that a sign in takes as long either way;
+        made at the first need (an app is made in tests far more often than a name is unknown)."""
+
+    @contextmanager
+    def _tx(self) -> Iterator[Session]:
+        with Session(self.engine, expire_on_commit=False) as session, session.begin():
+            yield session
+
+    def _hash(self, password: str) -> str:
+        with self._hashing:
+            return self.hasher.hash(password)
+
+    def _verify(self, stored: str, password: str) -> bool:
+        with self._hashing:
+            try:
+                return self.hasher.verify(stored, password)
+            except (VerificationError, InvalidHashError):
+                return False
+
+    def _new_session(self, s: Session, account_id: int) -> str:
+        token = new_token()
+        now = self.clock()
+        s.add(
+            SessionRow(
+                account_id=account_id,
+                token_hash=hash_token(token),
+                created_at=now,
+                expires_at=now + timedelta(days=SESSION_DAYS),
+            )
+        )
+        return token
+
+    # ------------------------------------------------------------------ signing up, in and out
+    def sign_up(self, name: str, password: str, email: str | None) -> tuple[Account, str]:
+        """A new account, signed in: the account and its session's token. 409 if the name is taken."""
+        key = name.lower()
+        with self._tx() as s:  # a quick look first, so a taken name costs no hashing
+            if s.scalar(select(AccountRow.id).where(AccountRow.name_key == key)) is not None:
+                raise Conflict(f"the name {name!r} is taken")
+        hashed = self._hash(password)
+        try:
+            with self._tx() as s:
+                row = AccountRow(
+                    name=name,
+                    name_key=key,
+                    email=email or None,
+                    password_hash=hashed,
+                    notices=True,
+                    created_at=self.clock(),
+                )
+                s.add(row)
+                s.flush()
+                token = self._new_session(s, row.id)
+                return _account(row), token
+        except IntegrityError:  # taken meanwhile by another request
+            raise Conflict(f"the name {name!r} is taken") from None
+
+    def sign_in(self, name: str, password: str) -> tuple[Account, str]:
+        """A new session for the account; 401 for an unknown name or a wrong password alike."""
+        with self._tx() as s:
+            row = s.scalars(select(AccountRow).where(AccountRow.name_key == name.lower())).first()
+        if row is None:
+            if self._decoy is None:
+                self._decoy = self._hash("not a password anyone has")
+            self._verify(self._decoy, password)
+            raise Unauthorized("wrong name or password")
+        if not self._verify(row.password_hash, password):
+            raise Unauthorized("wrong name or password")
+        rehashed = self._hash(password) if self.hasher.check_needs_rehash(row.password_hash) else None
+        with self._tx() as s:
+            if rehashed is not None:
+                s.execute(update(AccountRow).where(AccountRow.id == row.id).values(password_hash=rehashed))
+            s.execute(
+                delete(SessionRow).where(
+                    SessionRow.account_id == row.id, SessionRow.expires_at <= self.clock()
+                )
+            )
+            return _account(row), self._new_session(s, row.id)
+
+    def sign_out(self, token: str | None) -> None:
+        """End the session; 401 if there is no live one (as for any other route of a session's)."""
+        self.account(token)
+        with self._tx() as s:
+            s.execute(delete(SessionRow).where(SessionRow.token_hash == hash_token(str(token))))
+
+    def find(self, token: str | None) -> Account | None:
+        """The account of a live session's token (``None``: no such session, or it ended)."""
+        if not token:
+            return None
+        with self._tx() as s:
+            row = s.execute(
+                select(AccountRow)
+                .join(SessionRow, SessionRow.account_id == AccountRow.id)
+                .where(SessionRow.token_hash == hash_token(token), SessionRow.expires_at > self.clock())
+            ).first()
+            return None if row is None else _account(row[0])
+
+    def account(self, token: str | None) -> Account:
+        """:meth:`find`, or 401."""
+        if not token:
+            raise Unauthorized("sign in first (a session's cookie, or Authorization: Bearer <session token>)")
+        found = self.find(token)
+        if found is None:
+            raise Unauthorized("that session has ended (or never was): sign in again")
+        return found
+
+    def update(self, account: Account, email: str | None = UNCHANGED, notices: bool | None = None) -> Account:
+        """Change the account's e-mail (``None`` or empty: none) and whether it gets notices."""
+        values: dict[str, Any] = {}
+        if email is not UNCHANGED:
+            values["email"] = email or None
+        if notices is not None:
+            values["notices"] = notices
+        with self._tx() as s:
+            if values:
+                s.execute(update(AccountRow).where(AccountRow.id == account.id).values(**values))
+            row = s.get(AccountRow, account.id)
+            if row is None:  # deleted meanwhile
+                raise Unauthorized("that session has ended (or never was): sign in again")
+            return _account(row)
+
+    # ------------------------------------------------------------------ the account's seats
+    def my_games(self, account: Account) -> list[dict[str, Any]]:
+        """The games in which the account holds seats, the newest first, with its seats in each."""
+        with self._tx() as s:
+            rows = s.execute(
+                select(
+                    GameRow.id,
+                    GameRow.title,
+                    GameRow.variant,
+                    GameRow.status,
+                    GameRow.phase,
+                    GameRow.deadline,
+                    SeatRow.seat,
+                )
+                .join(SeatRow, SeatRow.game_id == GameRow.id)
+                .where(SeatRow.account_id == account.id, SeatRow.kind == "player")
+                .order_by(GameRow.created_at.desc(), GameRow.id, SeatRow.id)
+            )
+            games: dict[str, dict[str, Any]] = {}
+            for game_id, title, variant, status, phase, deadline, seat in rows:
+                game = games.get(game_id)
+                if game is None:
+                    if len(games) == MY_GAMES_MAX:
+                        break
+                    game = games[game_id] = {
+                        "id": game_id,
+                        "title": title,
+                        "variant": variant,
+                        "status": status,
+                        "phase": phase,
+                        "deadline": deadline.isoformat() if deadline else None,
+                        "seats": [],
+                    }
+                game["seats"].append(seat)
+            return list(games.values())
+
+    def new_seat_token(self, account: Account, game_id: str, seat: str) -> str:
+        """A fresh token for a seat the account holds; the seat's earlier token stops working."""
+        token = new_token()
+        with self._tx() as s:
+            # One statement, so that a seat left meanwhile (no longer the account's) is not given one.
+            changed = s.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.game_id == game_id,
+                    SeatRow.seat == seat,
+                    SeatRow.account_id == account.id,
+                    SeatRow.kind == "player",
+                )
+                .values(token_hash=hash_token(token))
+                .execution_options(synchronize_session=False)
+            )
+            if changed.rowcount == 1:  # type: ignore[attr-defined]
+                return token
+            if s.scalar(select(GameRow.id).where(GameRow.id == game_id)) is None:
+                raise NotFound(f"no game {game_id!r}")
+            if s.scalar(select(SeatRow.id).where(SeatRow.game_id == game_id, SeatRow.seat == seat)) is None:
+                raise NotFound(f"no seat {seat!r} in this game")
+            raise Forbidden(f"seat {seat} is not held by this account")
+
+
+class AccountNotices:
+    """The notices' jobs (``mail.py``): each reads who is to be told when the mail thread runs it.
+
+    Told: the accounts with an e-mail and notices on that hold a seat concerned, each once however
+    many seats it holds; never the sender of a message."""
+
+    def __init__(self, engine: Engine, mailer: Mailer) -> None:
+        self.engine = engine
+        self.mailer = mailer
+        self.config = mailer.config
+        self.warn_before = mailer.config.warn_before_s or None
+        """Seconds before a deadline its warning goes out (``None``: no warnings)."""
+
+    def processed(self, game_id: str, phase_index: int) -> None:
+        """Phase ``phase_index`` of the game was processed: every seat's account is told."""
+        self.mailer.submit(self._processed(game_id, phase_index))
+
+    def press(self, game_id: str, message_id: int) -> None:
+        """A message was sent: its recipients' accounts are told (with its text)."""
+        self.mailer.submit(self._press(game_id, message_id))
+
+    def deadline(self, game_id: str, phase_index: int) -> None:
+        """The phase's deadline nears: the accounts of its acting seats not yet ready are told."""
+        self.mailer.submit(self._deadline(game_id, phase_index))
+
+    def _link(self, game_id: str) -> str:
+        base = self.config.public_url.rstrip("/")
+        return f"{base}/games/{game_id}" if base else f"/games/{game_id}"
+
+    def _told(
+        self, s: Session, game_id: str, seats: Iterable[str] | None = None
+    ) -> list[tuple[str, set[str]]]:
+        """(address, the seats it holds among ``seats``; all the game's if ``None``)."""
+        stmt = (
+            select(AccountRow.id, AccountRow.email, SeatRow.seat)
+            .join(SeatRow, SeatRow.account_id == AccountRow.id)
+            .where(
+                SeatRow.game_id == game_id,
+                SeatRow.kind == "player",
+                AccountRow.notices.is_(True),
+                AccountRow.email.is_not(None),
+            )
+        )
+        if seats is not None:
+            stmt = stmt.where(SeatRow.seat.in_(list(seats)))
+        told: dict[int, tuple[str, set[str]]] = {}
+        for account_id, email, seat in s.execute(stmt):
+            told.setdefault(account_id, (str(email), set()))[1].add(seat)
+        return list(told.values())
+
+    def _processed(self, game_id: str, phase_index: int) -> Callable[[], list[Notice]]:
+        def job() -> list[Notice]:
+            with Session(self.engine) as s:
+                game = s.get(GameRow, game_id)
+                played = s.scalar(
+                    select(PhaseRow.phase).where(
+                        PhaseRow.game_id == game_id, PhaseRow.phase_index == phase_index
+                    )
+                )
+                if game is None or played is None:
+                    return []
+                now = "The game is over." if game.status == "finished" else f"It is now {game.phase}."
+                subject = f"{game.title}: {played} processed"
+                return [
+                    Notice(
+                        email,
+                        subject,
+                        f"{played} of {game.title} has been processed. {now}\n\n{self._link(game_id)}\n",
+                    )
+                    for email, _ in self._told(s, game_id)
+                ]
+
+        return job
+
+    def _press(self, game_id: str, message_id: int) -> Callable[[], list[Notice]]:
+        def job() -> list[Notice]:
+            with Session(self.engine) as s:
+                game = s.get(GameRow, game_id)
+                message = s.get(MessageRow, message_id)
+                if game is None or message is None:
+                    return []
+                seats = None if message.recipients is None else [str(x) for x in message.recipients]
+                senders = {email for email, held in self._told(s, game_id, [message.sender]) if held}
+                to = "everyone" if seats is None else ", ".join(seats)
+                subject = f"{game.title}: a message from {message.sender}"
+                link = self._link(game_id)
+                body = f"{message.sender} to {to} ({message.phase}):\n\n{message.body}\n\n{link}\n"
+                return [
+                    Notice(email, subject, body)
+                    for email, held in self._told(s, game_id, seats)
+                    if email not in senders and held - {message.sender}
+                ]
+
+        return job
+
+    def _deadline(self, game_id: str, phase_index: int) -> Callable[[], list[Notice]]:
+        def job() -> list[Notice]:
+            with Session(self.engine) as s:
+                game = s.get(GameRow, game_id)
+                if game is None or game.phase_index != phase_index or game.deadline is None:
+                    return []
+                acting = set(get_family(game.family).pending(game.state).seats)
+                ready = set(
+                    s.scalars(select(SeatRow.seat).where(SeatRow.game_id == game_id, SeatRow.ready.is_(True)))
+                )
+                left = max(0, round((game.deadline - utcnow()).total_seconds() / 60))
+                subject = f"{game.title}: {game.phase} ends in {left} min"
+                body = (
+                    f"The deadline of {game.phase} in {game.title} is {game.deadline:%Y-%m-%d %H:%M} UTC,"
+                    f" in {left} minutes.\n\n{self._link(game_id)}\n"
+                )
+                return [Notice(email, subject, body) for email, _ in self._told(s, game_id, acting - ready)]
+
+        return job

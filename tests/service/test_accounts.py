@@ -1,0 +1,380 @@
+"""Accounts over HTTP: sign up, in and out, seats bound to an account and got back from another
+browser, and the e-mail notices, received by a local SMTP server (aiosmtpd).
+
+The API tests run on each database of the ``db_url`` fixture (SQLite, and PostgreSQL where available).
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import timedelta
+from email import message_from_bytes
+from email.message import Message
+from typing import Any
+
+import pytest
+from argon2 import PasswordHasher
+from fastapi.testclient import TestClient
+
+from interboard.service.api import RateLimits, create_app
+from interboard.service.games import utcnow
+from interboard.service.http import SESSION_COOKIE
+from interboard.service.mail import MailConfig
+
+POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+CHEAP = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+"""Argon2id still, but cheap: the tests hash many passwords on a shared machine."""
+PASSWORD = "correct horse battery"
+
+
+def app_for(db_url: str, **kw: Any) -> Any:
+    kw.setdefault("limits", RateLimits.off())
+    kw.setdefault("sweep", None)
+    return create_app(db_url, hasher=CHEAP, **kw)
+
+
+@pytest.fixture
+def app(db_url: str) -> Any:
+    return app_for(db_url)
+
+
+def browser(app: Any) -> TestClient:
+    """A client of its own: its own cookies, as another browser would have."""
+    return TestClient(app)
+
+
+def sign_up(client: TestClient, name: str, email: str | None = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"name": name, "password": PASSWORD}
+    if email:
+        body["email"] = email
+    r = client.post("/api/accounts", json=body)
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_sign_up_in_and_out(app: Any) -> None:
+    with browser(app) as anna, browser(app) as other:
+        r = anna.post(
+            "/api/accounts", json={"name": "Anna", "password": PASSWORD, "email": "anna@example.org"}
+        )
+        assert r.status_code == 201, r.text
+        assert r.json()["name"] == "Anna" and r.json()["email"] == "anna@example.org"
+        cookie = r.headers["set-cookie"]
+        assert f"{SESSION_COOKIE}=" in cookie and "HttpOnly" in cookie and "SameSite=lax" in cookie
+        token = r.json()["token"]
+        # The pages' cookie and a script's bearer token are the same session.
+        assert anna.get("/api/account").json() == {
+            "name": "Anna",
+            "email": "anna@example.org",
+            "notices": True,
+        }
+        assert other.get("/api/account", headers=auth(token)).json()["name"] == "Anna"
+        assert other.get("/api/account").status_code == 401
+
+        # The name is taken, in any case; the first account is untouched.
+        r = other.post("/api/accounts", json={"name": "anna", "password": "another password"})
+        assert r.status_code == 409 and "taken" in r.json()["error"]
+
+        wrong = other.post("/api/session", json={"name": "Anna", "password": "not the password"})
+        unknown = other.post("/api/session", json={"name": "Nobody", "password": PASSWORD})
+        assert wrong.status_code == unknown.status_code == 401
+        assert wrong.json() == unknown.json() == {"error": "wrong name or password"}
+        assert wrong.headers["www-authenticate"] == "Bearer"
+
+        r = other.post("/api/session", json={"name": "ANNA", "password": PASSWORD})
+        assert r.status_code == 200 and r.json()["name"] == "Anna"
+        second = r.json()["token"]
+        assert second != token and other.get("/api/account").json()["name"] == "Anna"
+
+        # Signing out ends that session only, and clears the cookie.
+        r = anna.delete("/api/session")
+        assert r.status_code == 200 and f'{SESSION_COOKIE}=""' in r.headers["set-cookie"]
+        assert anna.get("/api/account").status_code == 401
+        assert anna.get("/api/account", headers=auth(token)).status_code == 401
+        assert other.get("/api/account", headers=auth(second)).status_code == 200
+        assert anna.delete("/api/session").status_code == 401  # no session left to end
+        assert anna.delete("/api/session", headers=auth(token)).status_code == 401
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"name": "a", "password": PASSWORD},
+        {"name": "x" * 33, "password": PASSWORD},
+        {"name": "has space", "password": PASSWORD},
+        {"name": "_under", "password": PASSWORD},
+        {"name": "anna", "password": "short"},
+        {"name": "anna", "password": "p" * 257},
+        {"name": "anna", "password": "nul\x00inside"},
+        {"name": "anna", "password": PASSWORD, "email": "no-at-sign"},
+        {"name": "anna", "password": PASSWORD, "email": "a@b\r\nBcc: c@d"},
+        {"name": "anna", "password": PASSWORD, "admin": True},
+    ],
+)
+def test_bad_sign_ups_are_refused_in_the_error_shape(body: dict[str, Any], sqlite_url: str) -> None:
+    with browser(app_for(sqlite_url)) as client:
+        r = client.post("/api/accounts", json=body)
+        assert r.status_code == 422, r.text
+        assert r.json()["error"] == "malformed request" and r.json()["details"]
+
+
+def test_seats_bound_to_the_account_are_listed_and_got_back(app: Any) -> None:
+    with browser(app) as laptop, browser(app) as phone, browser(app) as stranger:
+        sign_up(laptop, "anna")
+        sign_up(stranger, "bob")
+        game = laptop.post("/api/games", json={"title": "Anna's game"}).json()
+        gid = game["game_id"]
+        assert game["account"] == "anna"  # no seat given to a player here: nothing bound yet
+        r = laptop.post(f"/api/games/{gid}/join", json={"seat": "FRANCE", "player": "Anna"})
+        assert r.status_code == 201 and r.json()["account"] == "anna"
+        old = r.json()["token"]
+        r = stranger.post(f"/api/games/{gid}/join", json={"seat": "ENGLAND"})
+        assert r.json()["account"] == "bob"
+        # A join without a session binds nothing, and a token that is no session is ignored.
+        r = phone.post(f"/api/games/{gid}/join", json={"seat": "ITALY"}, headers=auth(old))
+        assert r.status_code == 201 and r.json()["account"] is None
+
+        # Creating: a malformed Authorization is refused as anywhere else, a token that is no
+        # session binds nothing.
+        r = phone.post("/api/games", json={}, headers={"Authorization": "Basic YTpi"})
+        assert r.status_code == 401 and r.json()["error"].startswith("Authorization must be")
+        r = phone.post("/api/games", json={}, headers=auth(old))
+        assert r.status_code == 201 and r.json()["account"] is None
+        # A game created while signed in binds the seats given to players.
+        made = laptop.post("/api/games", json={"seats": {"GERMANY": "Anna", "RUSSIA": "bot"}}).json()
+        assert set(made["seat_tokens"]) == {"GERMANY"}
+
+        # Another browser, nothing stored: sign in, list the games, get back into the seat.
+        r = phone.post("/api/session", json={"name": "anna", "password": PASSWORD})
+        assert r.status_code == 200
+        mine = phone.get("/api/account/games").json()
+        assert [(g["id"], g["seats"]) for g in mine] == [(made["game_id"], ["GERMANY"]), (gid, ["FRANCE"])]
+        assert mine[1]["title"] == "Anna's game" and mine[1]["status"] == "forming"
+        r = phone.post(f"/api/account/games/{gid}/seats/FRANCE/token")
+        assert r.status_code == 201 and r.json()["seat"] == "FRANCE"
+        fresh = r.json()["token"]
+        assert phone.get(f"/api/games/{gid}/seat", headers=auth(fresh)).json()["seat"]["seat"] == "FRANCE"
+        # The seat's earlier token is revoked.
+        assert laptop.get(f"/api/games/{gid}/seat", headers=auth(old)).status_code == 403
+
+        # Not the account's seats: another's, an unbound one, one that is not there, no game.
+        assert phone.post(f"/api/account/games/{gid}/seats/ENGLAND/token").status_code == 403
+        assert phone.post(f"/api/account/games/{gid}/seats/ITALY/token").status_code == 403
+        assert phone.post(f"/api/account/games/{gid}/seats/ATLANTIS/token").status_code == 404
+        assert phone.post("/api/account/games/nogame/seats/FRANCE/token").status_code == 404
+        assert stranger.post(f"/api/account/games/{gid}/seats/FRANCE/token").status_code == 403
+        assert TestClient(app).post(f"/api/account/games/{gid}/seats/FRANCE/token").status_code == 401
+
+        # Leaving the seat unbinds it: it is no longer the account's to get back.
+        assert phone.post(f"/api/games/{gid}/leave", headers=auth(fresh)).status_code == 200
+        assert [g["id"] for g in phone.get("/api/account/games").json()] == [made["game_id"]]
+        assert phone.post(f"/api/account/games/{gid}/seats/FRANCE/token").status_code == 403
+
+
+def test_notices_can_be_turned_off_and_the_email_changed(app: Any) -> None:
+    with browser(app) as client:
+        sign_up(client, "anna", "anna@example.org")
+        r = client.patch("/api/account", json={"notices": False})
+        assert r.status_code == 200 and r.json() == {
+            "name": "anna",
+            "email": "anna@example.org",
+            "notices": False,
+        }
+        r = client.patch("/api/account", json={"email": "new@example.org"})
+        assert r.json() == {"name": "anna", "email": "new@example.org", "notices": False}
+        r = client.patch("/api/account", json={"email": None, "notices": True})
+        assert r.json() == {"name": "anna", "email": None, "notices": True}
+        assert client.patch("/api/account", json={"notices": "yes"}).status_code == 422
+        assert TestClient(app).patch("/api/account", json={"notices": False}).status_code == 401
+
+
+def test_sign_ins_and_sign_ups_are_rate_limited(sqlite_url: str) -> None:
+    limits = RateLimits.off().but(sign_ins_per_minute=2, signups_per_hour=1)
+    with browser(app_for(sqlite_url, limits=limits)) as client:
+        sign_up(client, "anna")
+        r = client.post("/api/accounts", json={"name": "bob", "password": PASSWORD})
+        assert r.status_code == 429 and r.json()["details"][0]["limit"] == "accounts per address"
+        for _ in range(2):
+            assert (
+                client.post("/api/session", json={"name": "anna", "password": "guess 1234"}).status_code
+                == 401
+            )
+        r = client.post("/api/session", json={"name": "anna", "password": PASSWORD})
+        assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
+
+
+# ---------------------------------------------------------------------- e-mail notices
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Inbox:
+    """What the test's SMTP server received: (envelope recipients, the message)."""
+
+    mails: list[tuple[list[str], Message]] = field(default_factory=list)
+    arrived: threading.Condition = field(default_factory=threading.Condition)
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        with self.arrived:
+            self.mails.append((list(envelope.rcpt_tos), message_from_bytes(envelope.content)))
+            self.arrived.notify_all()
+        return "250 OK"
+
+    def wait_for(self, count: int, timeout: float = 10.0) -> list[tuple[list[str], Message]]:
+        with self.arrived:
+            self.arrived.wait_for(lambda: len(self.mails) >= count, timeout)
+            return list(self.mails)
+
+    def subjects(self, to: str) -> list[str]:
+        return [str(m["Subject"]) for rcpt, m in self.mails if rcpt == [to]]
+
+
+@pytest.fixture
+def smtp() -> Iterator[tuple[Inbox, int]]:
+    from aiosmtpd.controller import Controller
+
+    inbox = Inbox()
+    port = free_port()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield inbox, port
+    finally:
+        controller.stop()
+
+
+def test_notices_by_email(db_url: str, smtp: tuple[Inbox, int]) -> None:
+    inbox, port = smtp
+    mail = MailConfig(host="127.0.0.1", port=port, sender="gm@example.org", public_url="https://play.example")
+    app = app_for(db_url, mail=mail)
+    with browser(app) as anna, browser(app) as bob, browser(app) as quiet, browser(app) as gm:
+        sign_up(anna, "anna", "anna@example.org")
+        sign_up(bob, "bob", "bob@example.org")
+        sign_up(quiet, "quiet", "quiet@example.org")
+        quiet.patch("/api/account", json={"notices": False})
+        gid = gm.post("/api/games", json={"title": "Notice\nme", "deadlines": {"movement": 7200}}).json()[
+            "game_id"
+        ]
+        tokens = {}
+        for seat, client in zip(POWERS, [anna, bob, quiet, gm, gm, gm, gm], strict=True):
+            tokens[seat] = client.post(f"/api/games/{gid}/join", json={"seat": seat}).json()["token"]
+        service = app.state.service
+
+        # Press: the recipients' accounts, not the sender's, and not one with notices off.
+        r = anna.post(
+            f"/api/games/{gid}/messages",
+            headers=auth(tokens["AUSTRIA"]),
+            json={"to": ["ENGLAND", "FRANCE"], "body": "Shall we?"},
+        )
+        assert r.status_code == 201
+        mails = inbox.wait_for(1)
+        time.sleep(0.3)  # a second (wrong) notice would have arrived by now
+        assert len(inbox.mails) == 1
+        rcpt, message = mails[0]
+        assert rcpt == ["bob@example.org"]
+        assert message["Subject"] == "Notice me: a message from AUSTRIA"  # the title's line break gone
+        assert message["From"] == "gm@example.org"
+        body = message.get_payload(decode=True).decode()
+        assert "Shall we?" in body and f"https://play.example/games/{gid}" in body
+
+        # The deadline nears: told once for the phase, by whichever look finds it first.
+        service.clock = lambda: utcnow() + timedelta(hours=1, minutes=30)
+        assert service.warn_deadlines() == [gid]
+        assert service.warn_deadlines() == []
+        inbox.wait_for(3)
+        assert inbox.subjects("anna@example.org") == ["Notice me: S1901M ends in 120 min"] or inbox.subjects(
+            "anna@example.org"
+        ) == ["Notice me: S1901M ends in 119 min"]
+        assert len(inbox.subjects("bob@example.org")) == 2
+        service.clock = utcnow
+
+        # The phase processed: every account with a seat and notices on.
+        assert service.try_process(gid, force=True)
+        inbox.wait_for(5)
+        assert inbox.subjects("anna@example.org")[-1] == "Notice me: S1901M processed"
+        assert inbox.subjects("bob@example.org")[-1] == "Notice me: S1901M processed"
+        time.sleep(0.3)
+        assert inbox.subjects("quiet@example.org") == []
+        assert len(inbox.mails) == 5
+
+
+def test_the_scheduler_warns_before_a_deadline_and_a_dead_mail_server_breaks_nothing(
+    sqlite_url: str, smtp: tuple[Inbox, int]
+) -> None:
+    inbox, port = smtp
+    # Warned 2 s before a 4 s deadline: the scheduler wakes for it (no request does anything).
+    mail = MailConfig(host="127.0.0.1", port=port, warn_before_s=2.0)
+    app = app_for(sqlite_url, mail=mail, sweep=60.0)
+    with browser(app) as anna:
+        sign_up(anna, "anna", "anna@example.org")
+        made = anna.post(
+            "/api/games",
+            json={
+                "deadlines": {"movement": 4},
+                "seats": {p: "bot" for p in POWERS[1:]} | {"AUSTRIA": "Anna"},
+            },
+        ).json()
+        started = time.monotonic()
+        mails = inbox.wait_for(1, timeout=15)
+        assert "S1901M ends in" in str(mails[0][1]["Subject"]) and mails[0][0] == ["anna@example.org"]
+        assert 1.0 <= time.monotonic() - started <= 4.0
+        assert "S1901M processed" in str(inbox.wait_for(2, timeout=15)[1][1]["Subject"])
+
+    # No mail server there: the requests and the processing go on; the failure is only logged.
+    dead = MailConfig(host="127.0.0.1", port=free_port())
+    app = app_for(sqlite_url, mail=dead)
+    with browser(app) as anna:
+        assert anna.post("/api/session", json={"name": "anna", "password": PASSWORD}).status_code == 200
+        token = anna.post(f"/api/account/games/{made['game_id']}/seats/AUSTRIA/token").json()["token"]
+        r = anna.post(f"/api/games/{made['game_id']}/messages", headers=auth(token), json={"body": "hello"})
+        assert r.status_code == 201
+        assert app.state.service.try_process(made["game_id"], force=True)
+
+
+def test_serve_sends_notices_once_from_two_processes(tmp_path: Any, smtp: tuple[Inbox, int]) -> None:
+    """``interboard serve --smtp-host ... --workers 2``: the options reach each worker, and a phase
+    processed by either is told once."""
+    from .test_server_process import NO_LIMITS, Servers
+
+    inbox, port = smtp
+    group = Servers(tmp_path)
+    mail_args = ("--smtp-host", "127.0.0.1", "--smtp-port", str(port), "--mail-from", "gm@example.org")
+    try:
+        server = group.start(
+            f"sqlite:///{tmp_path / 'serve.sqlite'}", args=(*NO_LIMITS, "--workers", "2", *mail_args)
+        )
+        with server.client() as client:
+            r = client.post(
+                "/api/accounts", json={"name": "anna", "password": PASSWORD, "email": "a@example.org"}
+            )
+            assert r.status_code == 201, r.text
+            seats = {p: "bot" for p in POWERS[1:]} | {"AUSTRIA": "Anna"}
+            r = client.post(
+                "/api/games", json={"title": "Served", "seats": seats, "deadlines": {"movement": 1}}
+            )
+            assert r.status_code == 201 and r.json()["account"] == "anna"
+            mails = inbox.wait_for(1, timeout=20)
+            assert [(rcpt, str(m["Subject"]), str(m["From"])) for rcpt, m in mails[:1]] == [
+                (["a@example.org"], "Served: S1901M processed", "gm@example.org")
+            ]
+            # F1901M also has a 1 s deadline: its notice comes, and still one a phase.
+            mails = inbox.wait_for(2, timeout=20)
+            time.sleep(0.5)
+            subjects = [str(m["Subject"]) for _, m in inbox.mails]
+            assert len(subjects) == len(set(subjects)), subjects
+    finally:
+        group.stop_all()
