@@ -36,7 +36,9 @@ def sea_line_legend() -> LegendItem:
         },
     )
     return LegendItem(
-        symbol, "sea line: the two countries it joins are adjacent", "legend-item legend-sea-line"
+        symbol,
+        "dashed line over the sea: the two places it joins are adjacent",
+        "legend-item legend-sea-line",
     )
 
 
@@ -180,7 +182,7 @@ def draw_outlined(
             },
         )
         attributes: dict[str, str | float | None] = {
-            "class": f"space {space.kind.value}",
+            "class": f"space {space.kind.value} outlined",
             "data-loc": loc_id,
             "data-space": space.id,
             "data-x": x,

@@ -63,7 +63,13 @@ TITLES = {"global_war": "Global War (42 countries)", "classic_world": "Classic w
 OPTIONS = (
     Option("players", 6, "number of players (a team game has 6)", (), 3, 6),
     Option("teams", False, "team play: 3 teams of 2 (P1+P4, P2+P5, P3+P6)"),
-    Option("fortification", "limited", "fortification rule", tuple(f.value for f in Fortification)),
+    Option(
+        "fortification",
+        "limited",
+        "limited: one move into an adjacent country; unlimited: any number of such moves; "
+        "connected: one move along a chain of your own countries",
+        tuple(f.value for f in Fortification),
+    ),
     Option("non_sequential", False, "deploy, trade and attack may be mixed until the attacks end"),
     Option("auto_placement", True, "starting armies placed at random (seeded) instead of one at a time"),
 )

@@ -91,11 +91,9 @@ def step_prompt(state: GameState) -> str:
     if state.phase is Phase.OVER:
         return "Game over: " + ", ".join(player_id(p) for p in state.winners) + " won."
     partner = state.partner(state.current)
-    yours = (
-        "one of your countries"
-        if partner is None
-        else f"one of your or your partner {player_id(partner)}'s countries"
-    )
+    yours = "one of your countries"
+    if partner is not None:
+        yours += f" (or one of your partner {player_id(partner)}'s)"
     turn = f"Turn {state.turn}, {me}"
     hand = len(state.hands[state.current])
     if state.phase is Phase.PLACEMENT:
