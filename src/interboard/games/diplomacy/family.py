@@ -178,7 +178,14 @@ class DiplomacyFamily:
 
     def options(self, state: State, seat: str, chosen: Sequence[str] = ()) -> dict[str, Any]:
         game = self._game(state)
-        return dict(option_tree(game.board, game.position, seat).get(seat, {}))
+        tree = dict(option_tree(game.board, game.position, seat).get(seat, {}))
+        if tree:
+            # The game page's words for this family (it has none of its own).
+            tree["hint"] = (
+                "Click one of your units on the map (or below), then a destination, then pick the order."
+            )
+            tree["no_orders"] = "No orders: units hold."
+        return tree
 
     def view(self, state: State) -> dict[str, Any]:
         game = self._game(state)
