@@ -122,3 +122,13 @@ def test_a_team_player_is_told_it_may_deploy_on_its_partners_countries() -> None
     assert counts["armies"]["P1"] == sum(
         a for c, a in FAMILY.view(state)["armies"].items() if FAMILY.view(state)["owner"][c] == "P1"
     )
+
+
+def test_the_legend_keeps_an_eliminated_player() -> None:
+    state = FAMILY.new_state("classic_world", {"players": 4}, 7)
+    view = FAMILY.view(state)
+    view["owner"] = {c: ("P1" if o == "P4" else o) for c, o in view["owner"].items()}
+    view["eliminated"] = ["P4"]
+    root = ET.fromstring(FAMILY.draw("classic_world", view, {}, [], "T"))
+    texts = ["".join(e.itertext()) for e in _all(root, "legend-player")]
+    assert texts[3] == "P4: out" and texts[0].startswith("P1: ") and len(texts) == 4

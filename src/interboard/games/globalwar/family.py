@@ -339,7 +339,9 @@ class GlobalWarFamily:
             titles[index] = f"{board.spaces[index].name}: {owner}, {count} arm{'y' if count == 1 else 'ies'}"
             data[index] = {"data-owner": owner, "data-colour": colour}
             held.setdefault(owner, []).append(count)
-        seats = sorted({*owners.values(), *(s for team in teams for s in team)}, key=lambda s: int(s[1:]))
+        # Every player, the eliminated too (the view's card counts name them all).
+        everyone = {*owners.values(), *position.get("cards", {}), *(s for team in teams for s in team)}
+        seats = sorted(everyone & set(colour_of), key=lambda s: int(s[1:]))
         out_seats = set(position.get("eliminated") or [])
 
         def swatch(seat: str, dx: float = 0.0) -> str:
