@@ -59,6 +59,7 @@ def test_a_team_game_explains_the_deploy_and_is_played_on_the_world_map(
     expect(help_text).to_contain_text("partner P4")
     expect(page.locator("#order-list")).to_contain_text("No actions yet.")
     expect(page.locator("#order-list")).not_to_contain_text("units hold")
+    expect(page.locator("#order-input")).to_have_attribute("placeholder", re.compile(r"^deploy \d+ \S"))
     # The world map: 42 countries, the sea lines, the legend of the teams with what each holds.
     expect(page.locator("#map g.space.outlined")).to_have_count(42)
     expect(page.locator('#map g.sea-line[data-a="ALA"][data-b="KAM"]')).to_have_count(1)

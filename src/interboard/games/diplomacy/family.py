@@ -185,6 +185,7 @@ class DiplomacyFamily:
                 "Click one of your units on the map (or below), then a destination, then pick the order."
             )
             tree["no_orders"] = "No orders: units hold."
+            tree["example"] = "A Par - Bur"
         return tree
 
     def view(self, state: State) -> dict[str, Any]:

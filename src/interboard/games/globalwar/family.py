@@ -14,7 +14,7 @@ armies on its strongest country.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from ...render import render_board
@@ -271,6 +271,7 @@ class GlobalWarFamily:
             "prompt": step_prompt(s),
             "no_orders": "No actions yet.",
             "labels": labels,
+            "example": next(iter(_leaves(orders)), ""),
             "orders": orders,
         }
 
@@ -380,6 +381,15 @@ class GlobalWarFamily:
         return render_board(
             board, fills=fills, labels=labels, title=title, titles=titles, data=data, legend=items
         )
+
+
+def _leaves(node: Any) -> Iterator[str]:
+    """The action texts of an option tree, in its order (the first is the page's typing example)."""
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for child in node.values():
+            yield from _leaves(child)
 
 
 FAMILY = GlobalWarFamily()

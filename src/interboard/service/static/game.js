@@ -315,6 +315,7 @@ function renderOrders() {
   if (tree.due < 0) help.push(`Removals due: ${-tree.due}.`);
   $("orders-help").textContent = help.join(" ");
   $("picker-hint").textContent = tree.hint || "Click a place on the map (or a button below) to see what you may order there.";
+  $("order-input").placeholder = tree.example || ""; // an order of this step as typed, if the family gives one
   const list = $("order-list");
   list.replaceChildren(...state.drafts.map((d, i) => el("li", { class: d.error ? "order bad" : "order" },
     el("span", { class: "order-text" }, d.text),
