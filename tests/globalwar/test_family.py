@@ -156,11 +156,13 @@ def test_a_game_is_created_joined_and_played_step_by_step(client: TestClient) ->
 
 
 def test_the_map_shows_owners_and_armies(client: TestClient) -> None:
-    """The game's map (the web page's too): every country drawn, clickable by its id, in its owner's
-    colour, with its army count; partners of a team game in two shades of one colour."""
+    """The game's map (the web page's too): every country drawn, clickable by its id, marked with its
+    owner and the owner's colour (a light shade of it as the fill), with its army count in that
+    colour; partners of a team game in two shades of one colour."""
     import xml.etree.ElementTree as ET
 
     from interboard.games.globalwar.family import TEAM_COLOURS
+    from interboard.render.svg import mix
 
     gid, tokens = start(client, players=6, teams=True, seed=5)
     position = client.get(f"/api/games/{gid}").json()["position"]
@@ -174,9 +176,15 @@ def test_the_map_shows_owners_and_armies(client: TestClient) -> None:
         if "space" in g.get("class", "").split()
     }
     assert set(spaces) == set(position["owner"])
+    labels = {g.get("data-loc"): g for g in svg.iterfind(".//s:g[@class='space-label']", ns)}
     for country, owner in position["owner"].items():
-        cell = spaces[country].find("s:path", ns)
-        assert cell is not None and cell.get("fill") == TEAM_COLOURS[int(owner[1:]) - 1], country
+        colour = TEAM_COLOURS[int(owner[1:]) - 1]
+        group = spaces[country]
+        assert (group.get("data-owner"), group.get("data-colour")) == (owner, colour), country
+        cell = group.find("s:path", ns)
+        assert cell is not None and cell.get("fill") == mix(colour, "#ffffff", 0.45), country
+        badge = labels[country].find("s:g[@class='badge']/s:rect", ns)
+        assert badge is not None and badge.get("fill") == colour, country
     badges = ["".join(b.itertext()) for b in svg.iterfind(".//s:g[@class='badge']", ns)]
     assert sorted(badges) == sorted(str(n) for n in position["armies"].values())
 

@@ -450,3 +450,81 @@ def test_the_legend_explains_passages_and_owner_letters_where_the_map_has_them()
         assert ("passage: its two ends are adjacent" in texts) == bool(passages), variant_id
         lettered = any(p.id.endswith(f"-{b}") for p in variant.board.powers for b in variant.board.boards)
         assert any(t.startswith("letter: the owner's home board") for t in texts) == lettered, variant_id
+
+
+def test_a_map_with_outlines_is_drawn_as_them_with_its_sea_lines_and_legend() -> None:
+    """Any map whose spaces have outlines (no family involved): each space its polygon with the
+    caller's hover text and data, the region outlined and named, the sea named, a sea line across the
+    wrapping edge in two pieces, and the caller's legend entries with the sea line's."""
+    from interboard.render.base import LegendItem
+
+    board = board_from_data(
+        {
+            "format": "interboard-map/1",
+            "id": "ring",
+            "title": "Ring",
+            "drawing": {
+                "width": 200,
+                "height": 100,
+                "wrap": True,
+                "seas": [{"name": "Mid Sea", "at": [100, 80]}],
+                "sea_lines": [["W", "E"]],
+            },
+            "spaces": [
+                {
+                    "id": "W",
+                    "name": "West",
+                    "kind": "land",
+                    "at": [20, 50],
+                    "outline": [[5, 30], [40, 30], [40, 70], [5, 70]],
+                },
+                {
+                    "id": "M",
+                    "name": "Middle",
+                    "kind": "land",
+                    "at": [55, 50],
+                    "outline": [[40, 30], [70, 30], [70, 70], [40, 70]],
+                },
+                {
+                    "id": "E",
+                    "name": "East",
+                    "kind": "land",
+                    "at": [180, 50],
+                    "outline": [[165, 30], [195, 30], [195, 70], [165, 70]],
+                },
+            ],
+            "adjacency": {"army": [["W", "M"], ["W", "E"]], "fleet": []},
+            "regions": [{"id": "R", "name": "Landmass", "spaces": ["W", "M"], "bonus": 2, "at": [40, 20]}],
+        }
+    )
+    legend_item = LegendItem('<rect width="5" height="5"/>', "Ada's colour", "legend-item mine")
+    svg = render_board(
+        board,
+        fills={0: "#ff0000"},
+        labels={0: "3"},
+        titles={0: "West: Ada"},
+        data={0: {"data-owner": "Ada", "data-colour": "#aa0000"}},
+        legend=[legend_item],
+    )
+    drawing = Drawing.parse(svg)
+    groups = drawing.locations()
+    assert set(groups) == {"W", "M", "E"}
+    west = groups["W"]
+    assert (west.get("data-owner"), west.get("data-colour")) == ("Ada", "#aa0000")
+    assert "".join(west.itertext()) == "West: Ada" and child(west, "cell").get("fill") == "#ff0000"
+    assert child(west, "cell").get("d") == "M17 76L52 76L52 116L17 116Z"  # the outline, moved into the frame
+    assert "".join(child(groups["M"], "cell").itertext()) == "" and "Middle" in "".join(
+        groups["M"].itertext()
+    )
+    # The badge takes the caller's colour; the region's outline leaves out the border W-M.
+    badge_rect = drawing.all("badge", "g")[0].find("{http://www.w3.org/2000/svg}rect")
+    assert badge_rect is not None and badge_rect.get("fill") == "#aa0000"
+    (outline,) = drawing.all("region-outline", "path")
+    assert "M52 76L52 116" not in outline.get("d", "") and outline.get("d", "").count("M") == 6
+    assert ["".join(e.itertext()) for e in drawing.all("region-name")] == ["Landmass (bonus 2)"]
+    assert ["".join(e.itertext()) for e in drawing.all("sea-name")] == ["Mid Sea"]
+    (line,) = drawing.all("sea-line", "g")
+    assert (line.get("data-a"), line.get("data-b")) == ("W", "E")
+    assert len(line.findall("{http://www.w3.org/2000/svg}path")) == 2  # round the edge, not across the map
+    texts = ["".join(e.itertext()) for e in drawing.all("legend-item")]
+    assert texts[0] == "Ada's colour" and "adjacent" in texts[1]

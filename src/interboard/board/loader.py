@@ -25,6 +25,13 @@ hold several printed boards of their own sizes, drawn left to right in the order
 coast its own (``"coast_at": {"EC": [x, y]}``); ``"radius": r`` draws a space no further than ``r``
 from its position (an island: the sea shows around it).
 
+A map may instead draw each space as its own polygon, ``"outline": [[x, y], ...]`` (then every
+passable space has one, containing its ``at``); its ``drawing`` then says ``"wrap": true`` when the
+left and right edges meet (a world map), names seas (``"seas": [{"name": ..., "at": [x, y]}]``) and
+lists the adjacent pairs joined across the sea (``"sea_lines": [["ALA", "KAM"], ...]``); a region
+gives where its name goes (``"at"``). The outlines are checked as :mod:`.outlines` says: what touches
+on the drawing is what is adjacent, except the sea lines.
+
 Adjacency pairs are undirected. Army pairs join spaces; fleet pairs join locations (a space, or a
 coast written ``SPACE/COAST``). Every check failure raises :class:`MapDataError` naming the file and
 the entry.
@@ -38,6 +45,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from . import outlines as geo
 from .errors import MapDataError
 from .model import Board, Location, Point, Power, Region, Space, SpaceKind, StartPosition, UnitKind
 
@@ -176,6 +184,15 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
             code.upper() for code in coast_codes
         }:
             raise c.fail(where, f"coast_at must give a drawing position for each of the coasts {coast_codes}")
+        outline: tuple[Point, ...] = ()
+        if "outline" in raw:
+            points = c.field(raw, "outline", list, where)
+            outline = tuple(c.point(v, f"{where} outline", space_size) for v in points)
+            problem = geo.simple_problem(outline)
+            if problem:
+                raise c.fail(where, problem)
+            if at is None or not geo.contains(outline, at):
+                raise c.fail(where, "its drawing position 'at' must lie inside its outline")
         radius: float | None = None
         if "radius" in raw:
             radius = c.field(raw, "radius", (int, float), where)
@@ -208,6 +225,7 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
                 aliases=tuple(aliases),
                 at=at,
                 radius=radius,
+                outline=outline,
             )
         )
 
@@ -315,7 +333,10 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
                 raise c.fail(f"start.centres.{pid}", f"'{name}' is not a supply centre")
             centres.append((idx, pid.upper()))
     victory = c.field(data, "victory_centres", int, "top level") if "victory_centres" in data else 0
-    regions = _regions(c, data, space_by_id) if "regions" in data else ()
+    regions = _regions(c, data, space_by_id, size) if "regions" in data else ()
+    wrap, seas, sea_lines = _sea_drawing(c, data, space_by_id, size)
+    if any(sp.outline for sp in spaces) or sea_lines:
+        _check_outlines(c, spaces, army_adj, fleet_adj, locations, sea_lines)
 
     return Board(
         id=board_id,
@@ -335,6 +356,9 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
         size=size,
         boards=tuple(printed),
         sizes=tuple(printed.items()),
+        wrap=wrap,
+        sea_lines=sea_lines,
+        seas=seas,
     )
 
 
@@ -360,7 +384,9 @@ def _printed_boards(c: _Checker, data: dict[str, Any]) -> dict[str, Point]:
     return out
 
 
-def _regions(c: _Checker, data: dict[str, Any], space_by_id: dict[str, int]) -> tuple[Region, ...]:
+def _regions(
+    c: _Checker, data: dict[str, Any], space_by_id: dict[str, int], size: Point | None
+) -> tuple[Region, ...]:
     regions: list[Region] = []
     seen: set[str] = set()
     for k, raw in enumerate(c.field(data, "regions", list, "top level")):
@@ -379,8 +405,90 @@ def _regions(c: _Checker, data: dict[str, Any], space_by_id: dict[str, int]) -> 
                 raise c.fail(where, f"unknown space '{name}'")
             members.append(idx)
         bonus = c.field(raw, "bonus", int, where) if "bonus" in raw else 0
-        regions.append(Region(rid, c.field(raw, "name", str, where), tuple(members), bonus))
+        at = c.point(raw["at"], where, size) if "at" in raw else None
+        regions.append(Region(rid, c.field(raw, "name", str, where), tuple(members), bonus, at))
     return tuple(regions)
+
+
+def _sea_drawing(
+    c: _Checker, data: dict[str, Any], space_by_id: dict[str, int], size: Point | None
+) -> tuple[bool, tuple[tuple[str, Point], ...], tuple[tuple[int, int], ...]]:
+    """The drawing's wrap, named seas and sea lines (for maps drawn with outlines)."""
+    drawing = data.get("drawing")
+    if not isinstance(drawing, dict):
+        return False, (), ()
+    wrap = drawing.get("wrap", False)
+    if not isinstance(wrap, bool):
+        raise c.fail("drawing", "wrap must be true or false")
+    seas: list[tuple[str, Point]] = []
+    for k, raw in enumerate(c.field(drawing, "seas", list, "drawing") if "seas" in drawing else []):
+        where = f"drawing.seas[{k}]"
+        if not isinstance(raw, dict):
+            raise c.fail(where, "must be an object with name and at")
+        seas.append((c.field(raw, "name", str, where), c.point(raw.get("at"), where, size)))
+    lines: list[tuple[int, int]] = []
+    for k, pair in enumerate(
+        c.field(drawing, "sea_lines", list, "drawing") if "sea_lines" in drawing else []
+    ):
+        where = f"drawing.sea_lines[{k}]"
+        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
+            raise c.fail(where, "must be a pair of space ids")
+        ends = [space_by_id.get(x.upper()) for x in pair]
+        if None in ends:
+            raise c.fail(where, f"unknown space in {pair}")
+        a, b = sorted(e for e in ends if e is not None)
+        if (a, b) in lines or a == b:
+            raise c.fail(where, f"{pair} is listed twice or joins a space to itself")
+        lines.append((a, b))
+    return wrap, tuple(seas), tuple(lines)
+
+
+def _check_outlines(
+    c: _Checker,
+    spaces: list[Space],
+    army_adj: list[set[int]],
+    fleet_adj: list[set[int]],
+    locations: list[Location],
+    sea_lines: tuple[tuple[int, int], ...],
+) -> None:
+    """What touches on the drawing is what is adjacent: see :mod:`.outlines`."""
+    drawn = [sp for sp in spaces if sp.kind is not SpaceKind.IMPASSABLE]
+    for sp in drawn:
+        if not sp.outline:
+            raise c.fail(
+                f"space {sp.id}", "missing field 'outline': a map with outlines draws every space so"
+            )
+    adjacent: set[tuple[int, int]] = set()
+    for table in (army_adj, fleet_adj):
+        for loc, others in enumerate(table):
+            for other in others:
+                a, b = locations[loc].space, locations[other].space
+                adjacent.add((min(a, b), max(a, b)))
+    lines = set(sea_lines)
+    for a, b in sea_lines:
+        if (a, b) not in adjacent:
+            raise c.fail("drawing.sea_lines", f"{spaces[a].id} and {spaces[b].id} are not adjacent")
+    for i, sa in enumerate(drawn):
+        for sb in drawn[i + 1 :]:
+            pair = (min(sa.index, sb.index), max(sa.index, sb.index))
+            where = f"outlines of {sa.id} and {sb.id}"
+            shared, problem = geo.pair_problem(sa.outline, sb.outline)
+            if problem:
+                raise c.fail(where, problem)
+            for inner, outer in ((sa, sb), (sb, sa)):
+                if inner.at is not None and geo.contains(outer.outline, inner.at):
+                    raise c.fail(where, f"the point of {inner.id} lies inside {outer.id}")
+            touching = shared >= geo.MIN_BORDER
+            if touching and pair in lines:
+                raise c.fail(where, "they share a border: they need no sea line")
+            if touching and pair not in adjacent:
+                raise c.fail(where, "they share a border but are not adjacent")
+            if not touching and pair in adjacent and pair not in lines:
+                raise c.fail(
+                    where,
+                    f"adjacent, but their outlines share no border (only {shared:.1f} units): "
+                    "join them with a border, or list them in drawing.sea_lines",
+                )
 
 
 def _can_stand(kind: UnitKind, loc: Location, space: Space) -> bool:

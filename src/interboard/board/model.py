@@ -45,6 +45,8 @@ class Region:
     name: str
     spaces: tuple[int, ...]
     bonus: int = 0
+    at: Point | None = None
+    """Where the region's name is drawn, on a map drawn with outlines."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +70,8 @@ class Space:
     """Where the space's label and centre marker are drawn, in the board's drawing units."""
     radius: float | None = None
     """At most this far from ``at`` is the space drawn (an island amid the sea); None: no limit."""
+    outline: tuple[Point, ...] = ()
+    """The space's own polygon in drawing units (empty: the renderer shades a cell around ``at``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +146,12 @@ class Board:
     """(board, (width, height)) of printed boards drawn at their own size (a map file of several
     boards of different sizes); a board not named here is drawn at :attr:`size`."""
     printed: Board | None = field(default=None, repr=False)
+    wrap: bool = False
+    """The drawing's left and right edges are one meridian (a world map): lines may cross them."""
+    sea_lines: tuple[tuple[int, int], ...] = ()
+    """Pairs of adjacent spaces (indices) whose outlines do not touch, joined by a line over the sea."""
+    seas: tuple[tuple[str, Point], ...] = ()
+    """Names of seas and oceans and where they are written, on a map drawn with outlines."""
     """For a geography with links laid over it: the geography without them."""
 
     # ---- convenience queries used at the edges (parsing, printing, tests) ----

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..board import Board, Space, SpaceKind
 from .geometry import closest_points, space_shapes
-from .svg import SVG_NS, Attr, Point, el, mix, num, path_points, text_el, title_el, towards
+from .svg import SVG_NS, Attr, Point, el, mix, num, path_points, text_colour_on, text_el, title_el, towards
 
 MARGIN = 12.0
 HEADER = 46.0
@@ -559,4 +559,38 @@ def document(frame: Frame, title: str, parts: Iterable[str], height: float) -> s
         )
         + body
         + "</svg>\n"
+    )
+
+
+def badge(x: float, y: float, text: str, colour: str) -> str:
+    """A rounded badge on a point (an army count), in ``colour`` with legible text."""
+    width = 10 + 6.5 * len(text)
+    return el(
+        "g",
+        {"class": "badge"},
+        el(
+            "rect",
+            {
+                "x": x - width / 2,
+                "y": y - 9,
+                "width": width,
+                "height": 17,
+                "rx": 8.5,
+                "fill": colour,
+                "stroke": "#1a1a1a",
+                "stroke-width": 1.2,
+            },
+        ),
+        el(
+            "text",
+            {
+                "x": x,
+                "y": y + 4,
+                "text-anchor": "middle",
+                "font-size": 11,
+                "font-weight": "bold",
+                "fill": text_colour_on(colour),
+            },
+            text,
+        ),
     )

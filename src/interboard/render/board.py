@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from ..board import Board
-from .base import cross_board_links, document, draw_spaces, header, make_frame
-from .svg import el, text_colour_on
+from .base import LegendItem, badge, cross_board_links, document, draw_spaces, header, make_frame
+from .outlines import draw_outlined
 
 
 def render_board(
@@ -16,53 +16,32 @@ def render_board(
     labels: Mapping[int, str] | None = None,
     title: str | None = None,
     links: bool = False,
+    titles: Mapping[int, str] | None = None,
+    data: Mapping[int, Mapping[str, str]] | None = None,
+    legend: Sequence[LegendItem] = (),
 ) -> str:
     """``board`` as a standalone SVG: ``fills`` maps a space index to its fill colour (spaces left out
     keep their terrain colour), ``labels`` to a short badge drawn on its point (an army count);
-    ``links`` draws the adjacencies between its printed boards (cards laid between them)."""
+    ``links`` draws the adjacencies between its printed boards (cards laid between them).
+
+    A map whose spaces have outlines is drawn as them (:mod:`.outlines`): there ``titles`` gives a
+    space's hover text (its name by default), ``data`` extra ``data-*`` attributes of its group (a
+    ``data-colour`` also colours its badge), and ``legend`` the entries under the map.
+    """
     fills = fills or {}
     labels = labels or {}
     frame = make_frame(board.base)
+    parts = header(frame, title or board.title)
+    if any(space.outline for space in board.spaces):
+        drawn, legend_height = draw_outlined(frame, fills, labels, titles or {}, data or {}, legend)
+        parts.extend(drawn)
+        return document(frame, title or board.title, parts, frame.height + legend_height)
     extra: dict[int, list[str]] = {}
     for space, text in labels.items():
         if board.spaces[space].at is None:
             continue
-        extra[space] = [_badge(*frame.space_point(space), text, fills.get(space, "#ffffff"))]
-    parts = header(frame, title or board.title)
+        extra[space] = [badge(*frame.space_point(space), text, fills.get(space, "#ffffff"))]
     parts.extend(draw_spaces(frame, fills, extra))
     if links:
         parts.extend(cross_board_links(frame))
     return document(frame, title or board.title, parts, frame.height)
-
-
-def _badge(x: float, y: float, text: str, colour: str) -> str:
-    width = 10 + 6.5 * len(text)
-    return el(
-        "g",
-        {"class": "badge"},
-        el(
-            "rect",
-            {
-                "x": x - width / 2,
-                "y": y - 9,
-                "width": width,
-                "height": 17,
-                "rx": 8.5,
-                "fill": colour,
-                "stroke": "#1a1a1a",
-                "stroke-width": 1.2,
-            },
-        ),
-        el(
-            "text",
-            {
-                "x": x,
-                "y": y + 4,
-                "text-anchor": "middle",
-                "font-size": 11,
-                "font-weight": "bold",
-                "fill": text_colour_on(colour),
-            },
-            text,
-        ),
-    )

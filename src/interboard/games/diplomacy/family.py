@@ -186,6 +186,9 @@ class DiplomacyFamily:
     def options(self, state: State, seat: str, chosen: Sequence[str] = ()) -> dict[str, Any]:
         game = self._game(state)
         tree: dict[str, Any] = dict(option_tree(game.board, game.position, seat).get(seat, {}))
+        if tree:
+            # The game page's words for this family and phase (it has none of its own).
+            tree.update(_page_words(game.position.phase.kind, int(tree.get("due", 0))))
         rules = game.rulebook.links
         if rules is not None and rules.phase is game.position.phase.kind and seat in game.acting:
             tree["links"] = link_choices(game.board.base, game.position, rules, seat)
@@ -240,6 +243,36 @@ class DiplomacyFamily:
         except ValueError as exc:  # stored orders were checked on submission; say so rather than fail
             raise FamilyError(f"cannot draw the orders: {exc}") from None
         return render_position(board, pos, orders=typed, results=typed_results, title=title)
+
+
+def _page_words(kind: PhaseKind, due: int) -> dict[str, str]:
+    """What the game page says of a phase: how to order by clicking, what no orders mean, and an
+    example order to type."""
+    if kind is PhaseKind.MOVEMENT:
+        return {
+            "hint": "Click one of your units on the map (or below), then a destination, then pick the order.",
+            "no_orders": "No orders: units hold.",
+            "example": "A Par - Bur",
+        }
+    if kind is PhaseKind.RETREATS:
+        return {
+            "hint": "Click a dislodged unit (or below), then where it retreats, or disband it.",
+            "no_orders": "No orders: dislodged units are disbanded.",
+            "example": "A Mun - Boh",
+        }
+    if due > 0:
+        return {
+            "hint": f"Click one of your free home centres (or below) to build there: {due} due.",
+            "no_orders": f"No builds yet: {due} due; builds not ordered are waived.",
+            "example": "A Par B",
+        }
+    if due < 0:
+        return {
+            "hint": f"Click one of your units (or below) to remove it: {-due} due.",
+            "no_orders": f"No removals yet: {-due} due; if none are ordered, the rules choose.",
+            "example": "A Par D",
+        }
+    return {"hint": "", "no_orders": "No orders.", "example": ""}
 
 
 FAMILY = DiplomacyFamily()

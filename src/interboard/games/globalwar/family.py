@@ -14,10 +14,12 @@ armies on its strongest country.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from ...render import render_board
+from ...render.base import LegendItem
+from ...render.svg import el, mix
 from ..protocol import Choices, FamilyError, Option, OptionValue, Pending, Processed, State, VariantInfo
 from . import (
     MAPS,
@@ -47,7 +49,7 @@ from . import cards as card_rules
 from .bots import GlobalWarBot, GreedyBot, RandomBot
 from .maps import world
 from .record import RecordError, action_to_json, event_to_json, state_from_json, state_to_json
-from .text import event_text, phase_text, position_text
+from .text import event_text, position_text, step_prompt
 
 MAX_BOT_ACTIONS = 200
 """A bound on one step's actions, in case a bot never ends its step (each action is one army at least)."""
@@ -61,7 +63,13 @@ TITLES = {"global_war": "Global War (42 countries)", "classic_world": "Classic w
 OPTIONS = (
     Option("players", 6, "number of players (a team game has 6)", (), 3, 6),
     Option("teams", False, "team play: 3 teams of 2 (P1+P4, P2+P5, P3+P6)"),
-    Option("fortification", "limited", "fortification rule", tuple(f.value for f in Fortification)),
+    Option(
+        "fortification",
+        "limited",
+        "limited: one move into an adjacent country; unlimited: any number of such moves; "
+        "connected: one move along a chain of your own countries",
+        tuple(f.value for f in Fortification),
+    ),
     Option("non_sequential", False, "deploy, trade and attack may be mixed until the attacks end"),
     Option("auto_placement", True, "starting armies placed at random (seeded) instead of one at a time"),
 )
@@ -121,7 +129,7 @@ class GlobalWarFamily:
         if s.phase is Phase.OVER:
             return Pending(name, "turn", (), s.turn, over=True)
         seat = player_id(s.current)
-        return Pending(name, "turn", (seat,), s.turn, seat, {seat: phase_text(s)})
+        return Pending(name, "turn", (seat,), s.turn, seat, {seat: step_prompt(s)})
 
     def check(self, state: State, seat: str, actions: Sequence[str]) -> list[str | None]:
         s = self._state(state)
@@ -235,6 +243,13 @@ class GlobalWarFamily:
         public["eliminated"] = public.pop("out")
         public["map"] = state["variant"]
         public["teams"] = [[player_id(p), player_id(p + 3)] for p in range(3)] if s.rules.teams else []
+        # Per seat, what a page shows beside each player (a column per entry).
+        players = range(s.players)
+        public["counts"] = {
+            "countries": {player_id(p): len(s.countries_of(p)) for p in players},
+            "armies": {player_id(p): sum(s.armies[c] for c in s.countries_of(p)) for p in players},
+            "cards": public["cards"],
+        }
         return public
 
     def options(self, state: State, seat: str, chosen: Sequence[str] = ()) -> dict[str, Any]:
@@ -246,7 +261,20 @@ class GlobalWarFamily:
         orders = option_tree(s)
         if "*" in orders:
             orders["turn"] = orders.pop("*")
-        return {"due": 0, "waive": None, "orders": orders}
+        names = s.world.names
+        index = s.world.board.space_by_id
+        labels = {key: f"{names[index[key]]} ({s.armies[index[key]]})" for key in orders if key in index}
+        if "turn" in orders:
+            labels["turn"] = "Turn (cards, end, surrender)"
+        return {
+            "due": 0,
+            "waive": None,
+            "prompt": step_prompt(s),
+            "no_orders": "No actions yet.",
+            "labels": labels,
+            "example": next(iter(_leaves(orders)), ""),
+            "orders": orders,
+        }
 
     def alive(self, state: State) -> list[str]:
         s = self._state(state)
@@ -288,21 +316,81 @@ class GlobalWarFamily:
         results: Sequence[dict[str, Any]],
         title: str,
     ) -> str:
-        """Each country in its owner's colour with its army count (partners in two shades of one
-        colour in a team game)."""
+        """The world map: each country in a light shade of its owner's colour with its army count in
+        the colour itself (partners in two shades of one colour in a team game), its name, owner and
+        armies on hover, and a legend of the players (or teams) with what each holds."""
         board = world(variant).board
-        palette = TEAM_COLOURS if position.get("teams") else PLAYER_COLOURS
+        teams: list[list[str]] = position.get("teams") or []
+        palette = TEAM_COLOURS if teams else PLAYER_COLOURS
         owners: dict[str, str] = position.get("owner", {})
         armies: dict[str, int] = position.get("armies", {})
+        colour_of = {player_id(p): palette[p % len(palette)] for p in range(len(palette))}
         fills: dict[int, str] = {}
         labels: dict[int, str] = {}
+        titles: dict[int, str] = {}
+        data: dict[int, dict[str, str]] = {}
+        held: dict[str, list[int]] = {}
         for country, owner in owners.items():
             index = board.space_by_id.get(country)
-            if index is None:
-                raise FamilyError(f"cannot draw the position: unknown country {country!r}")
-            fills[index] = palette[(int(owner[1:]) - 1) % len(palette)]
-            labels[index] = str(armies.get(country, ""))
-        return render_board(board, fills=fills, labels=labels, title=title)
+            if index is None or owner not in colour_of:
+                raise FamilyError(f"cannot draw the position: unknown country {country!r} or owner {owner!r}")
+            colour = colour_of[owner]
+            count = int(armies.get(country, 0))
+            fills[index] = mix(colour, "#ffffff", 0.45)
+            labels[index] = str(count)
+            titles[index] = f"{board.spaces[index].name}: {owner}, {count} arm{'y' if count == 1 else 'ies'}"
+            data[index] = {"data-owner": owner, "data-colour": colour}
+            held.setdefault(owner, []).append(count)
+        # Every player, the eliminated too (the view's card counts name them all).
+        everyone = {*owners.values(), *position.get("cards", {}), *(s for team in teams for s in team)}
+        seats = sorted(everyone & set(colour_of), key=lambda s: int(s[1:]))
+        out_seats = set(position.get("eliminated") or [])
+
+        def swatch(seat: str, dx: float = 0.0) -> str:
+            return el(
+                "rect",
+                {
+                    "class": "swatch",
+                    "data-power": seat,
+                    "data-colour": colour_of[seat],
+                    "x": dx - 8,
+                    "y": -7,
+                    "width": 14,
+                    "height": 14,
+                    "rx": 3,
+                    "fill": colour_of[seat],
+                    "stroke": "#1a1a1a",
+                    "stroke-width": 0.8,
+                },
+            )
+
+        def holds(seat: str) -> str:
+            if seat in out_seats or not held.get(seat):
+                return f"{seat}: out"
+            mine = held[seat]
+            return f"{seat}: {len(mine)} countries, {sum(mine)} armies"
+
+        items: list[LegendItem] = []
+        if teams:
+            for k, team in enumerate(teams, start=1):
+                text = f"Team {k} · " + "; ".join(holds(s) for s in team)
+                items.append(
+                    LegendItem(swatch(team[0], -4) + swatch(team[1], 6), text, "legend-item legend-team")
+                )
+        else:
+            items.extend(LegendItem(swatch(s), holds(s), "legend-item legend-player") for s in seats)
+        return render_board(
+            board, fills=fills, labels=labels, title=title, titles=titles, data=data, legend=items
+        )
+
+
+def _leaves(node: Any) -> Iterator[str]:
+    """The action texts of an option tree, in its order (the first is the page's typing example)."""
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for child in node.values():
+            yield from _leaves(child)
 
 
 FAMILY = GlobalWarFamily()

@@ -80,6 +80,60 @@ def phase_text(state: GameState) -> str:
     return f"Turn {state.turn}: {me} ends the turn: {options} or 'end turn'"
 
 
+def _armies(n: int) -> str:
+    return f"{n} arm{'y' if n == 1 else 'ies'}"
+
+
+def step_prompt(state: GameState) -> str:
+    """What the step of the player to act asks, in words for a player who clicks the map: the
+    armies left to deploy or place, and how to pick an action."""
+    me = player_id(state.current)
+    if state.phase is Phase.OVER:
+        return "Game over: " + ", ".join(player_id(p) for p in state.winners) + " won."
+    partner = state.partner(state.current)
+    yours = "one of your countries"
+    if partner is not None:
+        yours += f" (or one of your partner {player_id(partner)}'s)"
+    turn = f"Turn {state.turn}, {me}"
+    hand = len(state.hands[state.current])
+    if state.phase is Phase.PLACEMENT:
+        left = state.to_place[state.current]
+        return f"{me}: place a starting army ({_armies(left)} left to place): click one of your countries."
+    if state.phase is Phase.MOVE_IN:
+        p = state.pending
+        assert p is not None
+        names = state.world.names
+        return (
+            f"{me}: you took {names[p.target]}. Move {p.minimum} to {p.maximum} armies in from "
+            f"{names[p.source]}: pick the number."
+        )
+    if state.phase in (Phase.DEPLOY, Phase.ATTACK) and hand >= cards.FORCED_TRADE:
+        return f"{turn}: you hold {hand} cards: trade a set of three first (under Turn)."
+    if state.phase is Phase.DEPLOY or (state.rules.non_sequential and state.pool > 0):
+        trade = f" You may trade a set of cards first (you hold {hand})." if hand >= 3 else ""
+        also = " Or attack: deploying and attacking may be mixed." if state.phase is Phase.ATTACK else ""
+        return f"{turn}: deploy {_armies(state.pool)}: click {yours}, then pick how many.{trade}{also}"
+    if state.phase is Phase.ATTACK:
+        return (
+            f"{turn}: attack: click one of your countries with 2 or more armies, then an enemy "
+            "neighbour, then the dice. Or end the attacks (under Turn)."
+        )
+    reach = (
+        "linked to it through your countries"
+        if state.rules.fortification.value == "connected"
+        else "next to it"
+    )
+    if partner is not None and not state.fortify_chosen:
+        return (
+            f"{turn}: fortify (click one of your countries, then one of yours or your partner's {reach}), "
+            f"exchange or give a country to your partner {player_id(partner)}, or end your turn (under Turn)."
+        )
+    return (
+        f"{turn}: fortify (click one of your countries, then one of yours {reach}, then how many) "
+        "or end your turn (under Turn)."
+    )
+
+
 def event_text(state: GameState, event: Event) -> str:
     names = state.world.names
     match event:

@@ -170,21 +170,38 @@ function tick() {
   node.title = new Date(view.deadline).toLocaleString();
 }
 
+// The seats with what the family's view counts for each: Diplomacy's centres and units (lists per
+// seat), or any family's position.counts ({column: {seat: number}}); in a team game (position.teams,
+// lists of seats) each seat's team with the team's totals.
 function renderPowers() {
   const view = state.view;
   const pos = view.position || {};
   const count = (table, seat) => (table && table[seat] ? table[seat].length : 0);
-  const rows = view.seats.map((s) => el("tr", { class: s.seat === state.seat ? "mine" : null },
-    el("th", { scope: "row" }, el("span", { class: "swatch", dataset: { power: s.seat } }), s.seat),
+  const counts = pos.counts && typeof pos.counts === "object" ? pos.counts : {};
+  const columns = Object.keys(counts);
+  const teams = Array.isArray(pos.teams) ? pos.teams : [];
+  const turn = view.pending && view.status === "active" ? view.pending.turn : null;
+  const teamOf = (seat) => teams.findIndex((team) => team.includes(seat));
+  const teamText = (k) => {
+    const totals = columns.map((c) => `${teams[k].reduce((n, s) => n + (Number(counts[c][s]) || 0), 0)} ${c}`);
+    return `Team ${k + 1}` + (totals.length ? `: ${totals.join(", ")}` : "");
+  };
+  const rows = view.seats.map((s) => el("tr", { class: [s.seat === state.seat ? "mine" : "", s.seat === turn ? "turn" : ""].join(" ").trim() || null },
+    el("th", { scope: "row" }, el("span", { class: "swatch", dataset: { power: s.seat } }), s.seat,
+      s.seat === turn ? el("span", { class: "to-play" }, " ▶ to play") : null),
     el("td", {}, s.kind === "player" ? s.player : s.kind),
+    teams.length ? el("td", { class: "team" }, teamOf(s.seat) >= 0 ? teamText(teamOf(s.seat)) : "") : null,
     pos.centres ? el("td", {}, count(pos.centres, s.seat)) : null,
     pos.units ? el("td", {}, count(pos.units, s.seat)) : null,
+    ...columns.map((c) => el("td", { dataset: { count: c } }, counts[c][s.seat] ?? "")),
     el("td", {}, view.acting.includes(s.seat) ? (view.submitted.includes(s.seat) ? "✓" : "…") : "—"),
     el("td", {}, s.ready ? "✓" : "")));
   $("powers").replaceChildren(el("table", { class: "powers" },
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "seat"), el("th", { scope: "col" }, "player"),
+      teams.length ? el("th", { scope: "col" }, "team") : null,
       pos.centres ? el("th", { scope: "col" }, "centres") : null,
       pos.units ? el("th", { scope: "col" }, "units") : null,
+      ...columns.map((c) => el("th", { scope: "col" }, c)),
       el("th", { scope: "col" }, "ordered"), el("th", { scope: "col" }, "ready"))),
     el("tbody", {}, rows)));
 }
@@ -286,20 +303,28 @@ function renderOrders() {
   if (!state.seat) return;
   const acting = view.acting.includes(state.seat);
   const tree = state.tree || {};
+  // What this step asks, in the family's words when it gives them (its tree's prompt, or the
+  // pending decision's prompt for the seat); otherwise neutral words.
+  const pending = view.pending || {};
+  const prompt = tree.prompt || (pending.prompts && pending.prompts[state.seat]) || "";
   const help = [];
   if (view.status !== "active") help.push(`The game is ${view.status}: no orders now.`);
-  else if (!acting) help.push(`${state.seat} has nothing to order in ${view.phase}.`);
-  else help.push(`Orders for ${view.phase}.`);
+  else if (!acting) {
+    help.push(`${state.seat} has nothing to order in ${view.phase}.`);
+    if (pending.turn && pending.turn !== state.seat) help.push(`It is ${pending.turn}'s turn.`);
+  } else help.push(prompt || `Orders for ${view.phase}.`);
   if (tree.due > 0) help.push(`Builds due: ${tree.due}.`);
   if (tree.due < 0) help.push(`Removals due: ${-tree.due}.`);
   $("orders-help").textContent = help.join(" ");
+  $("picker-hint").textContent = tree.hint || "Click a place on the map (or a button below) to see what you may order there.";
+  $("order-input").placeholder = tree.example || ""; // an order of this step as typed, if the family gives one
   const list = $("order-list");
   list.replaceChildren(...state.drafts.map((d, i) => el("li", { class: d.error ? "order bad" : "order" },
     el("span", { class: "order-text" }, d.text),
     el("span", { class: d.error ? "verdict bad" : d.ok ? "verdict ok" : "verdict" },
       d.error ? `✗ ${d.error}` : d.ok ? "✓ accepted" : "not saved"),
     el("button", { type: "button", class: "small", "aria-label": `Remove ${d.text}`, onclick: () => removeDraft(i) }, "×"))));
-  if (!state.drafts.length) list.append(el("li", { class: "hint" }, "No orders: units hold."));
+  if (!state.drafts.length) list.append(el("li", { class: "hint" }, tree.no_orders || "No orders yet."));
   const canOrder = acting && view.status === "active";
   $("type-form").hidden = !canOrder;
   $("picker").hidden = !canOrder;

@@ -1,0 +1,152 @@
+"""Checks of a map drawn with outlines: every space its own polygon, the polygons tiling the land as
+the adjacency says.
+
+A map may give each space an ``outline`` (a polygon in drawing units) instead of leaving the renderer
+to shade cells around the drawing positions. The drawing is then only honest if what touches on the
+map is what is adjacent in the rules: two spaces that share a stretch of border must be adjacent,
+and two adjacent spaces must share one, unless the map lists the pair among its ``sea_lines`` (a
+crossing drawn as a dashed line over the sea). Shared borders use the same vertices on both sides
+(no vertex of one polygon in the middle of the other's edge), so a renderer can tell a coast from an
+inner border by comparing edges. Pure Python: a few thousand segment tests per map.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from .model import Point
+
+TOLERANCE = 0.05
+"""Drawing units: points closer than this are the same point."""
+MIN_BORDER = 4.0
+"""A shared border shorter than this (drawing units) cannot be seen: it counts as no border."""
+
+Polygon = Sequence[Point]
+Segment = tuple[Point, Point]
+
+
+def edges(poly: Polygon) -> list[Segment]:
+    return [(poly[k], poly[(k + 1) % len(poly)]) for k in range(len(poly))]
+
+
+def area(poly: Polygon) -> float:
+    """Signed area (shoelace)."""
+    return sum(p[0] * q[1] - q[0] * p[1] for p, q in edges(poly)) / 2
+
+
+def _cross(o: Point, a: Point, b: Point) -> float:
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+
+def distance_to_segment(p: Point, a: Point, b: Point) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2))
+    return math.dist(p, (a[0] + t * dx, a[1] + t * dy))
+
+
+def crosses(s: Segment, t: Segment) -> bool:
+    """True when the two segments cross at a point inside both (touching ends or running along each
+    other is no crossing)."""
+    (a, b), (c, d) = s, t
+    d1, d2 = _cross(c, d, a), _cross(c, d, b)
+    d3, d4 = _cross(a, b, c), _cross(a, b, d)
+    scale_t = math.dist(c, d) * TOLERANCE
+    scale_s = math.dist(a, b) * TOLERANCE
+    return ((d1 > scale_t and d2 < -scale_t) or (d1 < -scale_t and d2 > scale_t)) and (
+        (d3 > scale_s and d4 < -scale_s) or (d3 < -scale_s and d4 > scale_s)
+    )
+
+
+def overlap(s: Segment, t: Segment) -> float:
+    """Length along which two segments run on one line (0 when they do not)."""
+    (a, b), (c, d) = s, t
+    length = math.dist(a, b)
+    if length == 0 or distance_to_line(c, a, b) > TOLERANCE or distance_to_line(d, a, b) > TOLERANCE:
+        return 0.0
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    tc = (c[0] - a[0]) * ux + (c[1] - a[1]) * uy
+    td = (d[0] - a[0]) * ux + (d[1] - a[1]) * uy
+    return max(0.0, min(length, max(tc, td)) - max(0.0, min(tc, td)))
+
+
+def distance_to_line(p: Point, a: Point, b: Point) -> float:
+    length = math.dist(a, b)
+    return abs(_cross(a, b, p)) / length if length else math.dist(p, a)
+
+
+def same_edge(s: Segment, t: Segment) -> bool:
+    (a, b), (c, d) = s, t
+
+    def near(p: Point, q: Point) -> bool:
+        return math.dist(p, q) <= TOLERANCE
+
+    return (near(a, c) and near(b, d)) or (near(a, d) and near(b, c))
+
+
+def contains(poly: Polygon, p: Point) -> bool:
+    """True when ``p`` lies inside ``poly`` and not on its outline (even-odd rule)."""
+    if any(distance_to_segment(p, a, b) <= TOLERANCE for a, b in edges(poly)):
+        return False
+    x, y = p
+    inside = False
+    for (x1, y1), (x2, y2) in edges(poly):
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
+
+
+def simple_problem(poly: Polygon) -> str | None:
+    """Why ``poly`` is not a simple polygon of positive area, or None."""
+    if len(poly) < 3:
+        return "an outline has at least 3 points"
+    if abs(area(poly)) < 1.0:
+        return "the outline encloses no area"
+    sides = edges(poly)
+    n = len(sides)
+    for i in range(n):
+        if math.dist(*sides[i]) <= TOLERANCE:
+            return f"the outline repeats the point [{sides[i][0][0]:g}, {sides[i][0][1]:g}]"
+        for j in range(i + 2, n):
+            if i == 0 and j == n - 1:
+                continue  # the closing edge meets the first at the first point
+            if crosses(sides[i], sides[j]) or overlap(sides[i], sides[j]) > TOLERANCE:
+                p = sides[i][0]
+                return f"the outline crosses itself (the edge from [{p[0]:g}, {p[1]:g}])"
+    return None
+
+
+def _box(poly: Polygon) -> tuple[float, float, float, float]:
+    xs, ys = [p[0] for p in poly], [p[1] for p in poly]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def pair_problem(a: Polygon, b: Polygon) -> tuple[float, str | None]:
+    """The length of border two outlines share, and why they overlap or join badly (or None)."""
+    ba, bb = _box(a), _box(b)
+    if (
+        ba[0] > bb[2] + TOLERANCE
+        or bb[0] > ba[2] + TOLERANCE
+        or ba[1] > bb[3] + TOLERANCE
+        or bb[1] > ba[3] + TOLERANCE
+    ):
+        return 0.0, None
+    shared = 0.0
+    for s in edges(a):
+        for t in edges(b):
+            if crosses(s, t):
+                return 0.0, f"their outlines cross (near [{s[0][0]:g}, {s[0][1]:g}])"
+            run = overlap(s, t)
+            if run > TOLERANCE:
+                if not same_edge(s, t):
+                    return 0.0, (
+                        f"they share part of an edge (near [{s[0][0]:g}, {s[0][1]:g}]): "
+                        "give both outlines the same points along a shared border"
+                    )
+                shared += run
+    for poly, other in ((a, b), (b, a)):
+        for p in poly:
+            if contains(other, p):
+                return 0.0, f"the point [{p[0]:g}, {p[1]:g}] of one lies inside the other"
+    return shared, None

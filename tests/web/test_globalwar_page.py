@@ -1,0 +1,94 @@
+"""Global War on the game page, as a new player sees it: the lobby's options as choices, the world
+map with its legend, the prompt that says how many armies to deploy, the players and teams with
+what each holds, and a deploy made by clicking a country on the map."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+from playwright.sync_api import expect
+
+from .test_play import LIVE_TIMEOUT, open_seat
+
+
+def test_the_lobby_offers_global_war_options_as_choices(new_context: Any) -> None:
+    page = new_context().new_page()
+    page.goto("/")
+    page.locator("#variant-global_war").check()
+    players = page.locator("#opt-players")
+    expect(players).to_have_attribute("type", "number")
+    expect(players).to_have_value("6")
+    expect(players).to_have_attribute("min", "3")
+    expect(players).to_have_attribute("max", "6")
+    fortification = page.locator("select#opt-fortification")
+    expect(fortification.locator("option")).to_have_text(["limited", "unlimited", "connected"])
+    expect(fortification).to_have_value("limited")
+    expect(page.locator("#variant-options")).to_contain_text("one move along a chain of your own countries")
+    expect(page.locator("#opt-teams")).to_have_attribute("type", "checkbox")
+
+
+def test_a_team_game_explains_the_deploy_and_is_played_on_the_world_map(
+    new_context: Any, api: httpx.Client
+) -> None:
+    seats = {"P1": "Ada", **{f"P{k}": "bot:greedy" for k in range(2, 7)}}
+    r = api.post(
+        "/api/games",
+        json={
+            "variant": "global_war",
+            "seed": 5,
+            "options": {"teams": True},
+            "seats": seats,
+            "title": "Teams",
+        },
+    )
+    assert r.status_code == 201, r.text
+    game_id, token = r.json()["game_id"], r.json()["seat_tokens"]["P1"]
+    position = api.get(f"/api/games/{game_id}").json()["position"]
+    pool = position["pool"]
+    mine = sorted(c for c, owner in position["owner"].items() if owner == "P1")
+    country = mine[0]
+    before = position["armies"][country]
+
+    page = open_seat(new_context(), game_id, "P1", token)
+    expect(page.locator("#phase")).to_have_text("T1.P1.deploy.0")
+    # The step in the family's words: how many armies, where to click.
+    help_text = page.locator("#orders-help")
+    expect(help_text).to_contain_text(f"Turn 1, P1: deploy {pool} armies: click one of your countries")
+    expect(help_text).to_contain_text("partner P4")
+    expect(page.locator("#order-list")).to_contain_text("No actions yet.")
+    expect(page.locator("#order-list")).not_to_contain_text("units hold")
+    expect(page.locator("#order-input")).to_have_attribute("placeholder", re.compile(r"^deploy \d+ \S"))
+    # The world map: 42 countries, the sea lines, the legend of the teams with what each holds.
+    expect(page.locator("#map g.space.outlined")).to_have_count(42)
+    expect(page.locator('#map g.sea-line[data-a="ALA"][data-b="KAM"]')).to_have_count(1)
+    expect(page.locator("#map .legend-team")).to_have_count(3)
+    expect(page.locator("#map .legend-team").first).to_contain_text(f"P1: {len(mine)} countries")
+    expect(page.locator(f'#map g.space[data-loc="{country}"] > title')).to_have_text(
+        re.compile(r": P1, \d+ arm")
+    )
+    # The powers table: a team column and counts per seat, from the view; P1 is to play.
+    table = page.locator("#powers table")
+    expect(table.locator("thead th")).to_have_text(
+        ["seat", "player", "team", "countries", "armies", "cards", "ordered", "ready"]
+    )
+    row = table.locator("tbody tr", has_text="Ada")
+    expect(row.locator("th")).to_contain_text("to play")
+    team_countries = sum(1 for owner in position["owner"].values() if owner in ("P1", "P4"))
+    expect(row.locator("td.team")).to_have_text(re.compile(rf"^Team 1: {team_countries} countries, "))
+    expect(row.locator('td[data-count="countries"]')).to_have_text(str(len(mine)))
+    # The swatches take the map's colours (the legend's, even for seats that hold little).
+    expect(table.locator('.swatch[data-power="P4"]')).to_have_css("background-color", "rgb(240, 138, 143)")
+
+    # Deploy every army by clicking the country on the map.
+    page.locator(f'#map g.space[data-loc="{country}"]').click()
+    deploy = page.locator("#choice-box .order-choice", has_text=re.compile(rf"^deploy {pool} "))
+    expect(deploy).to_have_count(1)
+    text = deploy.inner_text()
+    deploy.click()
+    expect(page.locator("#order-list li", has_text=text)).to_contain_text("✓ accepted")
+    page.get_by_role("button", name="Ready").click()
+    expect(page.locator("#phase")).to_have_text("T1.P1.attack.1", timeout=LIVE_TIMEOUT)
+    expect(page.locator(f'#map [data-loc="{country}"] .badge').first).to_have_text(str(before + pool))
+    expect(help_text).to_contain_text("P1: attack: click one of your countries with 2 or more armies")
