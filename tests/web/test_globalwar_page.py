@@ -92,3 +92,67 @@ def test_a_team_game_explains_the_deploy_and_is_played_on_the_world_map(
     expect(page.locator("#phase")).to_have_text("T1.P1.attack.1", timeout=LIVE_TIMEOUT)
     expect(page.locator(f'#map [data-loc="{country}"] .badge').first).to_have_text(str(before + pool))
     expect(help_text).to_contain_text("P1: attack: click one of your countries with 2 or more armies")
+
+
+def test_an_attack_is_one_click_and_the_bots_whole_turns_pass_at_once(
+    new_context: Any, api: httpx.Client
+) -> None:
+    r = api.post(
+        "/api/games",
+        json={
+            "variant": "classic_world",
+            "seed": 11,
+            "options": {"players": 3},
+            "seats": {"P1": "Ada", "P2": "bot:greedy", "P3": "bot:greedy"},
+        },
+    )
+    assert r.status_code == 201, r.text
+    game_id, token = r.json()["game_id"], r.json()["seat_tokens"]["P1"]
+    auth = {"Authorization": f"Bearer {token}"}
+    page = open_seat(new_context(), game_id, "P1", token)
+    expect(page.locator("#phase")).to_have_text("T1.P1.deploy.0")
+    tree = api.get(f"/api/games/{game_id}/options", headers=auth).json()
+    country, choices = next((c, node) for c, node in tree["orders"].items() if "deploy" in node)
+    page.locator(f'#map g.space[data-loc="{country}"]').click()
+    page.locator(
+        "#choice-box .order-choice", has_text=choices["deploy"][max(choices["deploy"], key=int)]
+    ).click()
+    page.get_by_role("button", name="Ready").click()
+    expect(page.locator("#phase")).to_have_text("T1.P1.attack.1", timeout=LIVE_TIMEOUT)
+
+    # An attack is sent with its click: no Ready between the choice and the dice.
+    tree = api.get(f"/api/games/{game_id}/options", headers=auth).json()
+    source, node = next((c, n) for c, n in tree["orders"].items() if "attack" in n)
+    target, by_dice = next(iter(node["attack"].items()))
+    attack = by_dice[max(by_dice, key=int)]
+    assert attack in tree["play_at_once"]
+    page.locator(f'#map g.space[data-loc="{source}"]').click()
+    page.locator(f'#map g.space[data-loc="{target}"]').click()
+    page.locator("#choice-box .order-choice", has_text=attack).click()
+    expect(page.locator("#results li", has_text=attack)).to_have_count(1, timeout=LIVE_TIMEOUT)
+    expect(page.locator("#phase")).not_to_have_text("T1.P1.attack.1")
+
+    # The turn ended by typing (Enter, then Ready): the two bots' whole turns are played at once,
+    # and the page is back to P1's next deploy.
+    end_turn = "end turn"
+    while page.locator("#phase").inner_text().startswith("T1.P1"):
+        step = api.get(f"/api/games/{game_id}/options", headers=auth).json()
+        actions = step["orders"].get("turn", {})
+        text = (
+            actions.get("end_turn")
+            or actions.get("end_attack")
+            or next(iter(actions.get("move", {}).values()))
+        )
+        before = page.locator("#phase").inner_text()
+        page.locator("#order-input").fill(text)
+        page.locator("#order-input").press("Enter")
+        expect(page.locator("#order-list li", has_text=text)).to_contain_text("✓ accepted")
+        page.get_by_role("button", name="Ready").click()
+        expect(page.locator("#phase")).not_to_have_text(before, timeout=LIVE_TIMEOUT)
+        end_turn = text
+    assert end_turn.startswith("end turn")
+    expect(page.locator("#phase")).to_have_text(
+        re.compile(r"^T4\.P1\.deploy\."), timeout=LIVE_TIMEOUT
+    )  # T: turns played
+    history = api.get(f"/api/games/{game_id}/history").json()
+    assert {"P2", "P3"} <= {r["power"] for phase in history for r in phase["results"]}

@@ -273,6 +273,13 @@ class GlobalWarFamily:
             "no_orders": "No actions yet.",
             "labels": labels,
             "example": next(iter(_leaves(orders)), ""),
+            "play_at_once": sorted(
+                text
+                for node in orders.values()
+                for kind, actions in node.items()
+                if kind in PLAYED_AT_ONCE
+                for text in _leaves(actions)
+            ),
             "orders": orders,
         }
 
@@ -382,6 +389,11 @@ class GlobalWarFamily:
         return render_board(
             board, fills=fills, labels=labels, title=title, titles=titles, data=data, legend=items
         )
+
+
+PLAYED_AT_ONCE = ("attack", "move", "end_attack", "end_turn")
+"""The tree's action kinds that end the player's step (an attack's dice, the armies moved in after
+a conquest, the end of attacking or of the turn): the page sends each with its click."""
 
 
 def _leaves(node: Any) -> Iterator[str]:

@@ -478,12 +478,16 @@ function orderButton(leaf) {
   const note = state.tree && state.tree.notes && state.tree.notes[leaf.text];
   return el("button", {
     type: "button", class: "small order-choice", dataset: { order: leaf.text },
-    onclick: () => {
+    onclick: async () => {
       // A family whose places hold several pieces, each with its own orders, keeps every order;
       // otherwise a new order for a unit replaces its old one.
       const loc = state.tree && state.tree.chained ? null : state.selected;
+      const atOnce = state.tree && (state.tree.play_at_once || []).includes(leaf.text);
       select(null);
-      addOrders([leaf.text], loc);
+      await addOrders([leaf.text], loc);
+      // An action the family plays at once (an attack: nothing can follow its dice) is sent with
+      // this one click, rather than waiting for Ready.
+      if (atOnce && state.drafts.every((d) => d.ok) && !(state.view.seat && state.view.seat.ready)) await setReady();
     },
   }, leaf.text, ...(note ? [el("span", { class: "note" }, ` (${note})`)] : []));
 }
