@@ -132,8 +132,8 @@ def test_an_attack_is_one_click_and_the_bots_whole_turns_pass_at_once(
     expect(page.locator("#results li", has_text=attack)).to_have_count(1, timeout=LIVE_TIMEOUT)
     expect(page.locator("#phase")).not_to_have_text("T1.P1.attack.1")
 
-    # The turn ended by typing (Enter, then Ready): the two bots' whole turns are played at once,
-    # and the page is back to P1's next deploy.
+    # The turn ended by clicking (the turn's own actions are under its button): the two bots'
+    # whole turns are played at once, and the page is back to P1's next deploy.
     end_turn = "end turn"
     while page.locator("#phase").inner_text().startswith("T1.P1"):
         step = api.get(f"/api/games/{game_id}/options", headers=auth).json()
@@ -143,11 +143,10 @@ def test_an_attack_is_one_click_and_the_bots_whole_turns_pass_at_once(
             or actions.get("end_attack")
             or next(iter(actions.get("move", {}).values()))
         )
+        assert text in step["play_at_once"]
         before = page.locator("#phase").inner_text()
-        page.locator("#order-input").fill(text)
-        page.locator("#order-input").press("Enter")
-        expect(page.locator("#order-list li", has_text=text)).to_contain_text("✓ accepted")
-        page.get_by_role("button", name="Ready").click()
+        page.locator("#unit-buttons").get_by_role("button", name="Turn (cards, end, surrender)").click()
+        page.locator("#choice-box .order-choice", has_text=text).click()
         expect(page.locator("#phase")).not_to_have_text(before, timeout=LIVE_TIMEOUT)
         end_turn = text
     assert end_turn.startswith("end turn")
