@@ -105,6 +105,29 @@ def test_sign_up_in_and_out(app: Any) -> None:
         assert anna.delete("/api/session", headers=auth(token)).status_code == 401
 
 
+def test_a_password_change_needs_the_current_one_and_ends_the_other_sessions(app: Any) -> None:
+    with browser(app) as laptop, browser(app) as phone:
+        sign_up(laptop, "Bea")
+        assert phone.post("/api/session", json={"name": "Bea", "password": PASSWORD}).status_code == 200
+        new = "a new and longer secret"
+        wrong = laptop.put("/api/account/password", json={"current": "not it at all", "password": new})
+        assert wrong.status_code == 401 and wrong.json() == {"error": "the current password is wrong"}
+        short = laptop.put("/api/account/password", json={"current": PASSWORD, "password": "short"})
+        assert short.status_code == 422
+        assert phone.get("/api/account").status_code == 200  # nothing changed yet
+        r = laptop.put("/api/account/password", json={"current": PASSWORD, "password": new})
+        assert r.status_code == 200 and r.json() == {"sessions_ended": 1}
+        assert laptop.get("/api/account").status_code == 200  # this session goes on
+        assert phone.get("/api/account").status_code == 401  # the other one ended
+        assert phone.post("/api/session", json={"name": "Bea", "password": PASSWORD}).status_code == 401
+        assert phone.post("/api/session", json={"name": "Bea", "password": new}).status_code == 200
+        anonymous = browser(app)
+        assert (
+            anonymous.put("/api/account/password", json={"current": new, "password": PASSWORD}).status_code
+            == 401
+        )
+
+
 @pytest.mark.parametrize(
     "body",
     [

@@ -74,8 +74,14 @@ def test_a_seat_is_got_back_after_the_browser_forgot_it(new_context: Any) -> Non
     new_token = page.evaluate(f"JSON.parse(localStorage.getItem('interboard.seats.{game_id}')).AUSTRIA")
     assert new_token != old_token
 
-    # Signing out in the lobby: the header says so again.
+    # The password changed in the lobby (the current one asked again); then signing out.
     page.goto("/")
+    page.get_by_text("Change the password").click()
+    page.locator("#password-current").fill(PASSWORD)
+    page.locator("#password-new").fill("another long secret")
+    page.get_by_role("button", name="Save the new password").click()
+    # The first browser's session (signed up there, never signed out) ends.
+    expect(page.locator("#account-message")).to_have_text("Password changed; 1 other session signed out.")
     page.locator("#sign-out").click()
     expect(page.locator("#account-status")).to_have_text("Sign in")
     expect(page.locator("#signed-out")).to_be_visible()

@@ -60,6 +60,17 @@ class AccountChangeBody(Strict):
     notices: bool | None = Field(None, description="whether e-mail notices are sent; omitted: unchanged")
 
 
+class PasswordChangeBody(Strict):
+    current: str = Field(
+        min_length=1, max_length=PASSWORD_MAX, pattern=NO_NUL, description="the password now"
+    )
+    password: Password = Field(description="the new password")
+
+
+class PasswordChangedBody(BaseModel):
+    sessions_ended: int = Field(description="the account's other sessions, ended")
+
+
 class AccountBody(BaseModel):
     name: str
     email: str | None
@@ -157,6 +168,18 @@ def install(app: FastAPI, accounts: AccountService, limiter: Limiter) -> None:
         me = await current(token)
         email = body.email if "email" in body.model_fields_set else UNCHANGED
         return _body(await run_in_threadpool(accounts.update, me, email, body.notices))
+
+    @app.put("/api/account/password", tags=["accounts"], responses=errors(401, *BODY_ERRORS))
+    async def change_password(
+        body: PasswordChangeBody, request: Request, token: SessionToken
+    ) -> PasswordChangedBody:
+        """A new password, the current one given again (401 if it is wrong, counted like a sign-in
+        attempt); the account's other sessions end, this one goes on."""
+        checks = limiter.account_checks(client_address(request.scope), "sign-ins per address")
+        limiter.refuse(checks)
+        limiter.charge(checks)
+        ended = await run_in_threadpool(accounts.change_password, token, body.current, body.password)
+        return PasswordChangedBody(sessions_ended=ended)
 
     @app.get("/api/account/games", tags=["accounts"], responses=errors(401))
     async def my_games(token: SessionToken) -> list[MyGameBody]:

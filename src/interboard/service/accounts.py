@@ -197,6 +197,25 @@ class AccountService:
                 raise Unauthorized("that session has ended (or never was): sign in again")
             return _account(row)
 
+    def change_password(self, token: str | None, current: str, new: str) -> int:
+        """Set a new password, the current one given again (401 if wrong); every other session of
+        the account ends (a password changed because it leaked should lock the thief out). Returns
+        how many sessions ended."""
+        account = self.account(token)
+        with self._tx() as s:
+            stored = s.scalar(select(AccountRow.password_hash).where(AccountRow.id == account.id))
+        if stored is None or not self._verify(stored, current):
+            raise Unauthorized("the current password is wrong")
+        hashed = self._hash(new)
+        with self._tx() as s:
+            s.execute(update(AccountRow).where(AccountRow.id == account.id).values(password_hash=hashed))
+            ended = s.execute(
+                delete(SessionRow).where(
+                    SessionRow.account_id == account.id, SessionRow.token_hash != hash_token(str(token))
+                )
+            )
+            return int(ended.rowcount)  # type: ignore[attr-defined]
+
     # ------------------------------------------------------------------ the account's seats
     def my_games(self, account: Account) -> list[dict[str, Any]]:
         """The games in which the account holds seats, the newest first, with its seats in each."""

@@ -276,6 +276,19 @@ async function saveAccount(event) {
   }
 }
 
+async function changePassword(event) {
+  event.preventDefault();
+  const body = { current: $("password-current").value, password: $("password-new").value };
+  try {
+    const answer = await api("PUT", "/api/account/password", { body });
+    const ended = answer.sessions_ended;
+    say(`Password changed; ${ended} other session${ended === 1 ? "" : "s"} signed out.`);
+    $("password-form").reset();
+  } catch (error) {
+    say(`Password not changed: ${errorText(error)}`);
+  }
+}
+
 async function main() {
   document.getElementById("player-name").value = playerName();
   document.getElementById("create-form").addEventListener("submit", create);
@@ -283,6 +296,7 @@ async function main() {
   $("sign-up-form").addEventListener("submit", signUp);
   $("sign-out").addEventListener("click", signOut);
   $("account-form").addEventListener("submit", saveAccount);
+  $("password-form").addEventListener("submit", changePassword);
   currentAccount().then(showAccount, (error) => say(`Could not tell whether you are signed in: ${errorText(error)}`));
   try {
     variants = await api("GET", "/api/variants");
