@@ -68,7 +68,7 @@ class PasswordChangeBody(Strict):
 
 
 class PasswordChangedBody(BaseModel):
-    sessions_ended: int = Field(description="the account's other sessions, ended")
+    sessions_ended: int = Field(ge=0, le=2**31 - 1, description="the account's other sessions, ended")
 
 
 class AccountBody(BaseModel):
