@@ -146,13 +146,13 @@ class Board:
     """(board, (width, height)) of printed boards drawn at their own size (a map file of several
     boards of different sizes); a board not named here is drawn at :attr:`size`."""
     printed: Board | None = field(default=None, repr=False)
+    """For a geography with links laid over it: the geography without them."""
     wrap: bool = False
     """The drawing's left and right edges are one meridian (a world map): lines may cross them."""
     sea_lines: tuple[tuple[int, int], ...] = ()
     """Pairs of adjacent spaces (indices) whose outlines do not touch, joined by a line over the sea."""
     seas: tuple[tuple[str, Point], ...] = ()
     """Names of seas and oceans and where they are written, on a map drawn with outlines."""
-    """For a geography with links laid over it: the geography without them."""
 
     # ---- convenience queries used at the edges (parsing, printing, tests) ----
     def space(self, ident: str) -> Space:
