@@ -120,26 +120,7 @@ def draw_spaces(
     pointer events, so that a page's clicks reach the space underneath.
     """
     board = frame.board
-    out: list[str] = []
-    for name in frame.names:
-        ox, oy = frame.offsets[name]
-        bw, bh = frame.sizes[name]
-        out.append(
-            el(
-                "rect",
-                {
-                    "class": "board-frame",
-                    "data-board": name,
-                    "x": ox,
-                    "y": oy,
-                    "width": bw,
-                    "height": bh,
-                    "fill": FILL[SpaceKind.SEA],
-                    "stroke": "#555555",
-                    "stroke-width": 1.5,
-                },
-            )
-        )
+    out = board_frames(frame, "board-frame", FILL[SpaceKind.SEA])
     spaces_out: list[str] = []
     coasts_out: list[str] = []
     labels_out: list[str] = []
@@ -269,15 +250,38 @@ def _coast_group(frame: Frame, loc: int) -> str:
     )
 
 
+def board_frames(frame: Frame, css: str, fill: str) -> list[str]:
+    """Each printed board's background rectangle (``data-board`` names it), filled as the sea."""
+    out = []
+    for name in frame.names:
+        (ox, oy), (bw, bh) = frame.offsets[name], frame.sizes[name]
+        attrs: dict[str, Attr] = {
+            "class": css,
+            "data-board": name,
+            "x": ox,
+            "y": oy,
+            "width": bw,
+            "height": bh,
+        }
+        out.append(el("rect", {**attrs, "fill": fill, "stroke": "#555555", "stroke-width": 1.5}))
+    return out
+
+
+def adjacent_spaces(board: Board) -> set[tuple[int, int]]:
+    """Every pair of adjacent spaces (by any location), sorted."""
+    out: set[tuple[int, int]] = set()
+    for loc in board.locations:
+        for other in board.army_adj[loc.index] | board.fleet_adj[loc.index]:
+            a, b = loc.space, board.locations[other].space
+            out.add((min(a, b), max(a, b)))
+    return out
+
+
 def passage_pairs(frame: Frame) -> list[tuple[int, int]]:
     """Adjacent spaces of one board whose cells share too little border to see: a dashed passage
     joins them on the map (and a legend should say what it means)."""
     board = frame.board.base
-    adjacent: set[tuple[int, int]] = set()
-    for loc in board.locations:
-        for other in board.army_adj[loc.index] | board.fleet_adj[loc.index]:
-            a, b = loc.space, board.locations[other].space
-            adjacent.add((min(a, b), max(a, b)))
+    adjacent = adjacent_spaces(board)
     out: list[tuple[int, int]] = []
     for name in frame.names:
         shared: dict[tuple[int, int], float] = {}
@@ -306,11 +310,7 @@ def _borders(frame: Frame) -> list[str]:
     """Coastlines (land against sea), walls (cells that touch without being adjacent) and passages
     (adjacent spaces whose cells do not share a visible border, such as a strait between two seas)."""
     board = frame.board.base
-    adjacent: set[tuple[int, int]] = set()
-    for loc in board.locations:
-        for other in board.army_adj[loc.index] | board.fleet_adj[loc.index]:
-            a, b = loc.space, board.locations[other].space
-            adjacent.add((min(a, b), max(a, b)))
+    adjacent = adjacent_spaces(board)
     coast: list[str] = []
     walls: list[str] = []
     passages = [_passage(frame, a, b) for a, b in passage_pairs(frame)]

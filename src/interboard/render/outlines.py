@@ -12,7 +12,7 @@ import math
 from collections.abc import Mapping, Sequence
 
 from ..board import Board, SpaceKind
-from .base import FILL, INK, SEA_INK, Frame, LegendItem, badge, legend
+from .base import FILL, INK, SEA_INK, Frame, LegendItem, badge, board_frames, legend
 from .geometry import closest_points
 from .svg import Attr, Point, el, mix, num, path_points, text_el, title_el, towards
 
@@ -125,25 +125,7 @@ def draw_outlined(
     board = frame.board
     out: list[str] = []
     seas: list[str] = []
-    for name in frame.names:
-        ox, oy = frame.offsets[name]
-        bw, bh = frame.sizes[name]
-        out.append(
-            el(
-                "rect",
-                {
-                    "class": "board-frame sea",
-                    "data-board": name,
-                    "x": ox,
-                    "y": oy,
-                    "width": bw,
-                    "height": bh,
-                    "fill": SEA,
-                    "stroke": "#555555",
-                    "stroke-width": 1.5,
-                },
-            )
-        )
+    out.extend(board_frames(frame, "board-frame sea", SEA))
     ox, oy = frame.offsets[frame.names[0]]
     for sea, (x, y) in board.seas:
         seas.append(
