@@ -81,3 +81,14 @@ def test_every_variant_has_a_rules_page_built_from_its_rule_pages(client: TestCl
 def test_the_game_page_links_to_its_variants_rules(client: TestClient) -> None:
     created = client.post("/api/games", json={"variant": "hyperspace_2"}).json()
     assert 'href="/rules/hyperspace_2"' in client.get(f"/games/{created['game_id']}").text
+
+
+def test_a_rules_page_an_installed_family_did_not_ship_is_said_missing_not_an_error() -> None:
+    from interboard.games.protocol import VariantInfo
+    from interboard.service.web import rules_html
+
+    info = VariantInfo(
+        "plugin_game", "plugin", "Plugin game", "from elsewhere", ("A", "B"), rules=("no-such-page",)
+    )
+    page = rules_html(info)
+    assert "id='rules-no-such-page'" in page and "This rules page is not installed with this server." in page

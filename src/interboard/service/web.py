@@ -65,7 +65,7 @@ async def docs() -> str:
 
 @router.get("/rules", response_class=HTMLResponse, include_in_schema=False)
 async def rules_index() -> str:
-    """Every variant, by family, each linked to its rules page."""
+    """Every variant, each linked to its rules page."""
     body = [
         "<h2>Rules</h2>",
         "<p>Each variant's rules as interboard plays them, with its options.</p>",
@@ -116,7 +116,11 @@ def rules_html(info: VariantInfo) -> str:
 
 @functools.cache
 def _rule_text(name: str) -> str:
-    return (PACKAGE / "rules" / f"{name}.md").read_text(encoding="utf-8")
+    """A rule page's Markdown; a page an installed family names but did not ship says so."""
+    path = PACKAGE / "rules" / f"{name}.md"
+    if not path.is_file():
+        return f"# {name}\n\nThis rules page is not installed with this server."
+    return path.read_text(encoding="utf-8")
 
 
 def _heading(name: str) -> str:
@@ -129,7 +133,7 @@ def _markdown(name: str) -> str:
     # Raw HTML in the Markdown is escaped, not passed through: the pages allow no inline markup.
     renderer = MarkdownIt("commonmark", {"html": False}).enable("table")
     text: str = renderer.render(_rule_text(name))
-    # The page has its own h1 and h2: a rule page's headings go one level down.
+    # The page has its own h1 and h2: a rule page's headings go two levels down.
     for level in (4, 3, 2, 1):
         text = text.replace(f"<h{level}>", f"<h{level + 2}>").replace(f"</h{level}>", f"</h{level + 2}>")
     return text
