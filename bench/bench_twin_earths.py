@@ -16,12 +16,17 @@ Run from the repository root (no extra dependencies)::
    ``variant.board_for(position)`` + ``tables(board)`` are timed fresh and then again (cached), and
    so is the first ``legal_orders`` call on the new geography against a second one (the legal-order
    generator builds its own per-geography tables).
+3. *click tree*: the order tree a seat's page asks for in Twin Earths III's opening Winter (its
+   builds and every legal LINK, ``links.link_choices``) against the standard board's Spring 1901
+   tree for the same nation, built fresh (best of ``--repeat``): time, the JSON's size, and how
+   many LINK pairs it lists.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
 import random
 import statistics
 import time
@@ -154,6 +159,32 @@ def bench_links(args: argparse.Namespace) -> None:
     )
 
 
+def bench_click_tree(args: argparse.Namespace) -> None:
+    from interboard.games import find_variant
+
+    def tree_of(variant_id: str, seat: str) -> tuple[float, dict[str, object]]:
+        family, info = find_variant(variant_id)
+        state = family.new_state(variant_id, info.check_options({}), args.seed)
+        best, tree = float("inf"), {}
+        for _ in range(args.repeat):
+            t = time.perf_counter()
+            tree = family.options(state, seat)  # the family builds it afresh from the state each call
+            best = min(best, time.perf_counter() - t)
+        return best, tree
+
+    te3_s, te3 = tree_of("twin_earths_3", "GERMANY-Y")
+    std_s, std = tree_of("standard", "GERMANY")
+    links = te3.get("links", {})
+    table = links.get("link", {}) if isinstance(links, dict) else {}
+    pairs = sum(len(ends) for ends in table.values())
+    print(
+        f"click tree: Twin Earths III opening Winter (GERMANY-Y, {pairs} LINK pairs)"
+        f" {te3_s * 1000:.1f} ms, {len(json.dumps(te3)) / 1000:.0f} kB;"
+        f" standard S1901 (GERMANY) {std_s * 1000:.1f} ms, {len(json.dumps(std)) / 1000:.1f} kB;"
+        f" ratio {te3_s / std_s:.1f}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Twin Earths I phase cost against twice the standard board's")
     ap.add_argument("--games", type=int, default=20, help="random games per variant (default 20)")
@@ -163,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     bench_step(args)
     bench_links(args)
+    bench_click_tree(args)
     return 0
 
 
