@@ -594,6 +594,8 @@ function chooseLinkKind(kind) {
   renderPicker();
 }
 
+// A click on a place: the first end (again, once both are chosen), the second end, or (the
+// first end clicked again) back to choosing the first.
 function chooseLinkEnd(place) {
   const link = state.link;
   if (!link.from || (link.to && place !== link.to)) {
@@ -601,11 +603,8 @@ function chooseLinkEnd(place) {
       $("picker-hint").textContent = `${place} cannot be an end of a link order now.`;
       return;
     }
-    if (link.from && link.to) {
-      state.link = { kind: link.kind, from: place, to: null };
-    } else {
-      link.from = place;
-    }
+    link.from = place;
+    link.to = null;
   } else if (place === link.from) {
     link.from = link.to = null;
   } else if (linkPartners(link.kind, link.from).has(place)) {
