@@ -8,12 +8,14 @@ Winter where a LINK order is typed and the link is drawn on the map afterwards.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable
 from typing import Any
 
 import httpx
 from playwright.sync_api import BrowserContext, Locator, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from .conftest import PHONE
 
@@ -47,6 +49,22 @@ def press_until(page: Page, button: Locator, done: Callable[[], bool], tries: in
         page.wait_for_timeout(200)
         if done():
             return
+
+
+def click_under(page: Page, selector: str, done: Callable[[], bool], tries: int = 3) -> None:
+    """Click ``selector`` where a drawing (a unit, a drawn order, a link's line) lies over it, so
+    Playwright's check that nothing covers it is skipped (``force``); until ``done()``, because a
+    forced click does not wait out a live redraw of the map (a user would click again)."""
+    for _ in range(tries):
+        with contextlib.suppress(PlaywrightError):  # the map was being drawn again under the click
+            page.locator(selector).click(force=True, timeout=5_000)
+        page.wait_for_timeout(200)
+        if done():
+            return
+
+
+def has_class(page: Page, selector: str, css: str) -> Callable[[], bool]:
+    return lambda: css in (page.locator(selector).get_attribute("class") or "").split()
 
 
 def orders_shown(page: Page) -> list[str]:
@@ -240,7 +258,8 @@ def test_a_twin_earths_3_link_is_ordered_and_drawn(new_context: Any, api: httpx.
     links.get_by_role("button", name="Make a link").click()
     expect(page.locator('#map g.space[data-loc="MUN-Y"]')).to_have_class(re.compile(r"\btarget\b"))
     expect(page.locator('#map g.space[data-loc="PAR-Y"]')).not_to_have_class(re.compile(r"\btarget\b"))
-    page.locator('#map g.space[data-loc="MUN-Y"]').click(force=True)  # where the new army is drawn
+    munich = '#map g.space[data-loc="MUN-Y"]'
+    click_under(page, munich, has_class(page, munich, "selected"))  # where the new army is drawn
     expect(page.locator('#map g.space[data-loc="MUN-Y"]')).to_have_class(re.compile(r"\bselected\b"))
     expect(page.locator('#map g.space[data-loc="HOL-Z"]')).to_have_class(re.compile(r"\btarget\b"))
     # Munich's own twin is adjacent already: not a second end.
@@ -270,7 +289,8 @@ def test_a_twin_earths_3_link_is_ordered_and_drawn(new_context: Any, api: httpx.
     links.get_by_role("button", name="Destroy a link").click()
     drawn = page.locator('#map g.link[data-a="MUN-Y"]')
     expect(drawn).to_have_class(re.compile(r"\bpickable\b"))
-    drawn.locator(".link-line").click(force=True)  # the line is thin; a player clicks near it
+    line = '#map g.link[data-a="MUN-Y"] .link-line'  # thin: a player clicks near it
+    click_under(page, line, has_class(page, '#map g.link[data-a="MUN-Y"]', "chosen"))
     expect(drawn).to_have_class(re.compile(r"\bchosen\b"))
     links.get_by_role("button", name="DESTROY MUN-Y HOL-Z").click()
     expect(page.locator("#order-list li", has_text="DESTROY MUN-Y HOL-Z")).to_contain_text("✓ accepted")
@@ -288,7 +308,8 @@ def test_hyperspace_neighbours_are_separated_and_linked_from_the_lists(
     expect(links).to_contain_text("You may give 1 order of each kind.")
     # SEPARATE cuts a printed adjacency: Paris, then its neighbour Burgundy.
     links.get_by_role("button", name="Separate two neighbours or destroy a link").click()
-    page.locator('#map g.space[data-loc="PAR"]').click(force=True)  # under the army's counter
+    paris = '#map g.space[data-loc="PAR"]'
+    click_under(page, paris, has_class(page, paris, "selected"))  # under the army's counter
     expect(page.locator('#map g.space[data-loc="BUR"]')).to_have_class(re.compile(r"\btarget\b"))
     expect(page.locator('#map g.space[data-loc="MUN"]')).not_to_have_class(re.compile(r"\btarget\b"))
     page.locator('#map g.space[data-loc="BUR"]').click()
