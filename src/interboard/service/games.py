@@ -111,7 +111,35 @@ SEATS_OF_GAME = (
 SEAT_OF_TOKEN = select(SeatRow.seat, SeatRow.player, SeatRow.ready, SeatRow.draw_vote).where(
     SeatRow.game_id == bindparam("game_id"), SeatRow.token_hash == bindparam("token_hash")
 )
-"""The statements of every seat's view, built once (building one costs more than running it)."""
+STATE_OF_PHASE = select(GameRow.state).where(
+    GameRow.id == bindparam("game_id"), GameRow.phase_index == bindparam("phase_index")
+)
+ORDERS_OF_PHASE = select(OrdersRow.seat, OrdersRow.orders).where(
+    OrdersRow.game_id == bindparam("game_id"), OrdersRow.phase_index == bindparam("phase_index")
+)
+LAST_MESSAGE = select(func.max(MessageRow.id)).where(MessageRow.game_id == bindparam("game_id"))
+BUMP_VERSION = (
+    update(GameRow)
+    .where(GameRow.id == bindparam("game_id"), GameRow.version == bindparam("seen"))
+    .values(version=bindparam("bumped"))
+)
+SET_READY = (
+    update(SeatRow)
+    .where(SeatRow.game_id == bindparam("in_game"), SeatRow.seat == bindparam("seat_name"))
+    .values(ready=bindparam("is_ready"))
+)
+REPLACE_ORDERS = (
+    update(OrdersRow)
+    .where(
+        OrdersRow.game_id == bindparam("in_game"),
+        OrdersRow.phase_index == bindparam("index"),
+        OrdersRow.seat == bindparam("seat_name"),
+    )
+    .values(orders=bindparam("given", type_=OrdersRow.orders.type), submitted_at=bindparam("at"))
+)
+ADD_ORDERS = insert(OrdersRow)
+"""The statements of the seats' frequent reads and writes, built once: building one costs more
+than running it. (A statement that sets a column cannot name a parameter after it.)"""
 
 
 @dataclass(frozen=True)
@@ -130,6 +158,8 @@ class Snapshot:
 
     public: dict[str, Any]
     orders: dict[str, list[str]]
+    last_message: int
+    """The id of the game's latest message (0: none): what each seat may read is kept under it."""
 
 
 class ServiceError(Exception):
@@ -680,22 +710,27 @@ class GameService:
             ]
             if any(err is not None for err in checks):
                 raise Invalid("some orders were refused; none was stored", report)
-            mine = (
-                OrdersRow.game_id == game_id,
-                OrdersRow.phase_index == game.phase_index,
-                OrdersRow.seat == seat.seat,
-            )
             now = self.clock()
-            replaced = conn.execute(update(OrdersRow).where(*mine).values(orders=orders, submitted_at=now))
+            replaced = conn.execute(
+                REPLACE_ORDERS,
+                {
+                    "in_game": game_id,
+                    "index": game.phase_index,
+                    "seat_name": seat.seat,
+                    "given": orders,
+                    "at": now,
+                },
+            )
             if replaced.rowcount == 0:
                 conn.execute(
-                    insert(OrdersRow).values(
-                        game_id=game_id,
-                        phase_index=game.phase_index,
-                        seat=seat.seat,
-                        orders=orders,
-                        submitted_at=now,
-                    )
+                    ADD_ORDERS,
+                    {
+                        "game_id": game_id,
+                        "phase_index": game.phase_index,
+                        "seat": seat.seat,
+                        "orders": orders,
+                        "submitted_at": now,
+                    },
                 )
             return report
 
@@ -710,11 +745,7 @@ class GameService:
                 raise Conflict(f"the game is {game.status}")
             if phase != game.phase:
                 raise Conflict(f"this is for {phase}, but the game is in {game.phase}")
-            conn.execute(
-                update(SeatRow)
-                .where(SeatRow.game_id == game_id, SeatRow.seat == seat.seat)
-                .values(ready=ready)
-            )
+            conn.execute(SET_READY, {"in_game": game_id, "seat_name": seat.seat, "is_ready": ready})
 
         self._quick_seat_write(game_id, token, write)  # the ready request then tries to process
 
@@ -741,9 +772,7 @@ class GameService:
                     raise Conflict(f"the phase was processed meanwhile; it is now {game.phase}")
                 out = write(conn, game, self._token_seat(conn, game_id, token))
                 bumped = conn.execute(
-                    update(GameRow)
-                    .where(GameRow.id == game_id, GameRow.version == game.version)
-                    .values(version=game.version + 1)
+                    BUMP_VERSION, {"game_id": game_id, "seen": game.version, "bumped": game.version + 1}
                 )
                 if bumped.rowcount != 1:  # another process wrote first: nothing of this is kept
                     raise LostRace()
@@ -880,9 +909,7 @@ class GameService:
         """The state of the game's phase and what its rules say of it, read once a phase."""
 
         def read() -> PhaseFacts:
-            state = s.scalar(
-                select(GameRow.state).where(GameRow.id == head.id, GameRow.phase_index == head.phase_index)
-            )
+            state = s.scalar(STATE_OF_PHASE, {"game_id": head.id, "phase_index": head.phase_index})
             if state is None:  # processed since the head was read
                 raise MovedOn()
             family = get_family(head.family)
@@ -908,14 +935,10 @@ class GameService:
             out["acting"] = list(phase.acting) if head.status == "active" else []
             out["pending"] = phase.pending
             out["seed_chosen"] = bool(head.settings.get("seed_chosen", False))
-            rows = s.execute(
-                select(OrdersRow.seat, OrdersRow.orders).where(
-                    OrdersRow.game_id == head.id, OrdersRow.phase_index == head.phase_index
-                )
-            )
+            rows = s.execute(ORDERS_OF_PHASE, {"game_id": head.id, "phase_index": head.phase_index})
             orders = {seat: list(given) for seat, given in rows}
             out["submitted"] = sorted(orders)  # who has ordered, never what
-            return Snapshot(out, orders)
+            return Snapshot(out, orders, s.scalar(LAST_MESSAGE, {"game_id": head.id}) or 0)
 
         return self._versions.get((head.id, head.version), read)
 
@@ -937,7 +960,7 @@ class GameService:
             "orders": snapshot.orders.get(seat.seat, []),
         }
         view["messages"] = self._letters.get(
-            (game_id, head.version, seat.seat), lambda: self._messages(s, game_id, seat.seat)
+            (game_id, snapshot.last_message, seat.seat), lambda: self._messages(s, game_id, seat.seat)
         )
         return view
 
@@ -1139,6 +1162,8 @@ class GameService:
     def try_process(self, game_id: str, force: bool = False) -> bool:
         """Process the game's current phase if it is due (deadline passed, or every acting seat
         ready). Returns whether this call processed it; safe to call from any number of processes."""
+        if not force and not self._read(lambda conn: self._may_be_due(conn, game_id)):
+            return False
         processed = self._process(game_id, force)
         if processed is None:
             return False
@@ -1154,6 +1179,26 @@ class GameService:
         )
         self.on_processed(family, lag)
         return True
+
+    def _may_be_due(self, conn: Reader, game_id: str) -> bool:
+        """Whether the game's phase may be due, read without a lock or a write transaction, so that
+        a Ready that leaves others to wait for costs two reads. It says no only where
+        :meth:`_process` would: what it reads is committed, and the seat whose Ready completes the
+        phase reads after its own commit."""
+        head = self._head(conn, game_id)
+        if head.status != "active":
+            return False
+        if head.deadline is not None and head.deadline <= self.clock():
+            return True
+        acting = set(self._phase(conn, head).acting)
+        seats = [r for r in conn.execute(SEATS_OF_GAME, {"game_id": game_id}) if r.seat in acting]
+        if any(r.kind == "bot" and r.player for r in seats):
+            return True  # a named bot given the seat mid-phase orders in the locked transaction
+        if all(r.ready or r.kind == "bot" for r in seats):
+            return True
+        if head.deadline is None:
+            self._waiting[game_id] = head.version
+        return False
 
     def _process(self, game_id: str, force: bool) -> tuple[str, float | None, int] | None:
         """:meth:`try_process`'s transaction: the game's family, how many seconds past its deadline

@@ -65,6 +65,8 @@ _session_cookie = APIKeyCookie(
 )
 
 
+# The dependencies are coroutines, though they wait on nothing: FastAPI would run a plain function
+# in a worker thread, which costs more than the check.
 def _well_formed(credentials: HTTPAuthorizationCredentials | None, request: Request) -> str | None:
     if credentials is None:
         if "authorization" in request.headers:
@@ -75,7 +77,7 @@ def _well_formed(credentials: HTTPAuthorizationCredentials | None, request: Requ
     return credentials.credentials
 
 
-def _required(
+async def _required(
     request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 ) -> str:
     token = _well_formed(credentials, request)
@@ -84,13 +86,13 @@ def _required(
     return token
 
 
-def _optional(
+async def _optional(
     request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 ) -> str | None:
     return _well_formed(credentials, request)
 
 
-def _session(
+async def _session(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
     cookie: Annotated[str | None, Depends(_session_cookie)],

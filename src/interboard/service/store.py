@@ -28,6 +28,8 @@ from sqlalchemy.pool import StaticPool
 DEFAULT_URL = "sqlite:///interboard.sqlite"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 SQLITE_BUSY_TIMEOUT_S = 30.0
+SQLITE_POOL_SIZE = 40
+"""SQLite connections kept open: the server's worker threads (AnyIO's default 40) each keep one."""
 PG_MIGRATION_LOCK = 0x1B7E_0A2D
 """Key of the PostgreSQL advisory lock held while migrating, so that processes starting together
 do not race to create the tables."""
@@ -82,6 +84,10 @@ def _sqlite_engine(u: URL) -> Engine:
     kwargs: dict[str, Any] = {}
     if memory:
         kwargs["poolclass"] = StaticPool  # one connection, or each would see its own empty database
+    else:
+        # Connections are kept, as many as threads may read at once: a new SQLite connection costs
+        # more than the queries it would run (opening the WAL index, parsing the schema).
+        kwargs.update(pool_size=SQLITE_POOL_SIZE, max_overflow=SQLITE_POOL_SIZE)
     engine = create_engine(
         u,
         connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_S},
