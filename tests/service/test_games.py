@@ -275,3 +275,42 @@ def test_a_battle_decision_asked_out_of_turn_defaults_at_its_deadline(store: Eng
     record = next(h for h in history if h["phase"] == asked)
     defaults = [r for r in record["results"] if r["power"] == "USSR"]
     assert defaults and all(r.get("default") for r in defaults) and defaults[0]["order"].startswith("lose ")
+
+
+def test_a_view_from_kept_data_is_the_view_made_afresh_and_follows_every_change(store: Engine) -> None:
+    """:meth:`GameService.from_kept` (the server's answer on the event loop) answers only from what
+    the process keeps, and then exactly what a fresh service reading the database makes."""
+    service = GameService(store)
+    gid, tokens, _ = _game(service)
+    france = tokens["FRANCE"]
+    assert service.from_kept(service.seat_view, gid, france) is None  # nothing kept yet
+    assert service.from_kept(service.options, gid, france) is None
+    made = service.seat_view(gid, france)
+    assert service.from_kept(service.seat_view, gid, france) == made
+    service.options(gid, france)
+    service.submit(gid, france, "S1901M", ["A Par - Bur"])
+    service.set_ready(gid, france, "S1901M", True)
+    # A change is a new version: nothing is answered from before it.
+    assert service.from_kept(service.seat_view, gid, france) is None
+    fresh = GameService(store)
+    for read in ("seat_view", "options"):
+        getattr(service, read)(gid, france)
+        kept = service.from_kept(getattr(service, read), gid, france)
+        assert kept == getattr(fresh, read)(gid, france)
+    view = service.from_kept(service.seat_view, gid, france)
+    assert view is not None and view["seat"]["orders"] == ["A Par - Bur"] and view["seat"]["ready"]
+    assert service.from_kept(service.public_view, gid) == fresh.public_view(gid)
+
+
+def test_a_ready_that_leaves_others_to_wait_for_processes_nothing_and_the_last_one_processes(
+    store: Engine,
+) -> None:
+    service = GameService(store)
+    gid, tokens, _ = _game(service)
+    for power in POWERS[:-1]:
+        service.set_ready(gid, tokens[power], "S1901M", True)
+        assert not service.try_process(gid)
+    assert service.public_view(gid)["phase"] == "S1901M"
+    service.set_ready(gid, tokens[POWERS[-1]], "S1901M", True)
+    assert service.try_process(gid)
+    assert service.public_view(gid)["phase"] == "F1901M"

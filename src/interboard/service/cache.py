@@ -9,16 +9,38 @@
 A request still reads the game's head (version, phase index, status) and the token's seat from the
 database, so every process answers from the database's present; only what follows from those keys
 is taken from here. Entries past the size are dropped, least recently used first.
+
+A read may be asked to use only what is kept (:func:`only_kept`): a missing entry then raises
+:class:`NotKept` instead of being made, so the caller can make it elsewhere (the server makes it in
+a worker thread, and answers what is kept on the event loop).
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Generic, TypeVar
 
 V = TypeVar("V")
+
+_only_kept: ContextVar[bool] = ContextVar("only_kept", default=False)
+
+
+class NotKept(Exception):
+    """What a read under :func:`only_kept` needs is not kept."""
+
+
+@contextmanager
+def only_kept() -> Iterator[None]:
+    """Within: a missing entry raises :class:`NotKept` rather than being made."""
+    token = _only_kept.set(True)
+    try:
+        yield
+    finally:
+        _only_kept.reset(token)
 
 
 class Lru(Generic[V]):
@@ -39,6 +61,8 @@ class Lru(Generic[V]):
                 self.hits += 1
                 return self._items[key]
             self.misses += 1
+        if _only_kept.get():
+            raise NotKept(key)
         value = make()  # outside the lock: making may read the database
         with self._lock:
             self._items[key] = value

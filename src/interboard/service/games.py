@@ -42,7 +42,7 @@ from ..bots.seats import bot_names, default_bot, seat_actions
 from ..games import family as get_family
 from ..games import find_variant, variants
 from ..games.protocol import FamilyError
-from .cache import Lru
+from .cache import Lru, NotKept, only_kept
 from .models import GameRow, MessageRow, OrdersRow, PhaseRow, SeatRow
 from .notices import Change, Notices, unix_time
 from .security import hash_token, new_token, token_matches
@@ -281,6 +281,9 @@ class GameService:
         """Told, after the commit, of each phase processed: the game's family and how many seconds
         past its deadline (``None``: not past one, every seat was ready). The metrics listen."""
         self.locking = engine.dialect.name == "postgresql"
+        self.reads_are_quick = engine.dialect.name == "sqlite"
+        """Whether a read of a row by its key takes microseconds (an SQLite file in the process), less
+        than handing the request to a worker thread costs; not so over a network."""
         self._write_lock: contextlib.AbstractContextManager[Any] = (
             contextlib.nullcontext() if self.locking else threading.RLock()
         )
@@ -894,6 +897,17 @@ class GameService:
                 continue
         with self.engine.connect() as conn:
             return read(conn)
+
+    def from_kept(self, read: Callable[..., T], *args: Any) -> T | None:
+        """``read(*args)`` (:meth:`seat_view`, :meth:`options`, :meth:`public_view`) if what it
+        answers can be made from what the process keeps with the reads of the game's head and the
+        token's seat only; ``None`` if it needs more (then call ``read`` in a worker thread). For
+        the event loop, where the database is a local file (:attr:`reads_are_quick`)."""
+        try:
+            with only_kept():
+                return read(*args)
+        except NotKept:
+            return None
 
     def public_view(self, game_id: str) -> dict[str, Any]:
         return self._read(lambda s: dict(self._snapshot(s, self._head(s, game_id)).public))
