@@ -277,29 +277,36 @@ def test_a_battle_decision_asked_out_of_turn_defaults_at_its_deadline(store: Eng
     assert defaults and all(r.get("default") for r in defaults) and defaults[0]["order"].startswith("lose ")
 
 
-def test_a_view_from_kept_data_is_the_view_made_afresh_and_follows_every_change(store: Engine) -> None:
-    """:meth:`GameService.from_kept` (the server's answer on the event loop) answers only from what
-    the process keeps, and then exactly what a fresh service reading the database makes."""
+def test_a_view_made_without_the_rules_is_the_view_made_afresh(store: Engine) -> None:
+    """:meth:`GameService.without_rules` (the server's answer on the event loop) reads the database
+    but runs no rules: it answers once what the rules say of the phase is kept, and then exactly
+    what a fresh service makes."""
     service = GameService(store)
     gid, tokens, _ = _game(service)
     france = tokens["FRANCE"]
-    assert service.from_kept(service.seat_view, gid, france) is None  # nothing kept yet
-    assert service.from_kept(service.options, gid, france) is None
-    made = service.seat_view(gid, france)
-    assert service.from_kept(service.seat_view, gid, france) == made
-    service.options(gid, france)
+    cold = GameService(store)  # another process: the phase is not described there yet
+    assert cold.without_rules(cold.seat_view, gid, france) is None
+    assert cold.without_rules(cold.options, gid, france) is None
+    made = cold.seat_view(gid, france)
+    assert cold.without_rules(cold.seat_view, gid, france) == made == service.seat_view(gid, france)
+    assert service.without_rules(service.seat_view, gid, france) == made
     service.submit(gid, france, "S1901M", ["A Par - Bur"])
     service.set_ready(gid, france, "S1901M", True)
-    # A change is a new version: nothing is answered from before it.
-    assert service.from_kept(service.seat_view, gid, france) is None
+    # A new version of the same phase: read again from the database, with no rules work.
     fresh = GameService(store)
-    for read in ("seat_view", "options"):
-        getattr(service, read)(gid, france)
-        kept = service.from_kept(getattr(service, read), gid, france)
-        assert kept == getattr(fresh, read)(gid, france)
-    view = service.from_kept(service.seat_view, gid, france)
+    view = service.without_rules(service.seat_view, gid, france)
+    assert view == fresh.seat_view(gid, france)
     assert view is not None and view["seat"]["orders"] == ["A Par - Bur"] and view["seat"]["ready"]
-    assert service.from_kept(service.public_view, gid) == fresh.public_view(gid)
+    assert view["submitted"] == ["FRANCE"] and view != made
+    assert service.without_rules(service.public_view, gid) == fresh.public_view(gid)
+    # The tree for the orders now saved is the rules' work: made once, then kept.
+    assert service.without_rules(service.options, gid, france) is None
+    service.options(gid, france)
+    assert service.without_rules(service.options, gid, france) == fresh.options(gid, france)
+    for power in POWERS:
+        service.set_ready(gid, tokens[power], "S1901M", True)
+    assert service.try_process(gid)
+    assert service.without_rules(service.seat_view, gid, france) is None  # a new phase to describe
 
 
 def test_a_ready_that_leaves_others_to_wait_for_processes_nothing_and_the_last_one_processes(

@@ -208,12 +208,12 @@ def create_app(
     accounts = AccountService(engine, hasher)
 
     async def quick_read(read: Callable[..., T], *args: Any) -> T:
-        """A view's answer: on the event loop from what the service keeps, if the database is quick
-        to read (a thread hop costs more than a cached view); else in a worker thread."""
+        """A view's answer: on the event loop if the database is quick to read and the rules have
+        nothing to work out (a thread hop costs more than such a view); else in a worker thread."""
         if service.reads_are_quick:
-            kept = service.from_kept(read, *args)
-            if kept is not None:
-                return kept
+            quick = service.without_rules(read, *args)
+            if quick is not None:
+                return quick
         return await run_in_threadpool(read, *args)
 
     @asynccontextmanager

@@ -10,9 +10,10 @@ A request still reads the game's head (version, phase index, status) and the tok
 database, so every process answers from the database's present; only what follows from those keys
 is taken from here. Entries past the size are dropped, least recently used first.
 
-A read may be asked to use only what is kept (:func:`only_kept`): a missing entry then raises
-:class:`NotKept` instead of being made, so the caller can make it elsewhere (the server makes it in
-a worker thread, and answers what is kept on the event loop).
+A read may be asked not to run the game's rules (:func:`without_rules`): a missing entry that the
+rules make (``Lru(size, rules=True)``) then raises :class:`NotKept` instead of being made, so the
+caller can make it elsewhere. The server answers such reads on its event loop when the database is
+a local file, and hands the others to a worker thread.
 """
 
 from __future__ import annotations
@@ -26,29 +27,31 @@ from typing import Generic, TypeVar
 
 V = TypeVar("V")
 
-_only_kept: ContextVar[bool] = ContextVar("only_kept", default=False)
+_without_rules: ContextVar[bool] = ContextVar("without_rules", default=False)
 
 
 class NotKept(Exception):
-    """What a read under :func:`only_kept` needs is not kept."""
+    """A read under :func:`without_rules` needs what only the rules make, and it is not kept."""
 
 
 @contextmanager
-def only_kept() -> Iterator[None]:
-    """Within: a missing entry raises :class:`NotKept` rather than being made."""
-    token = _only_kept.set(True)
+def without_rules() -> Iterator[None]:
+    """Within: a missing entry that the rules make raises :class:`NotKept` rather than being made."""
+    token = _without_rules.set(True)
     try:
         yield
     finally:
-        _only_kept.reset(token)
+        _without_rules.reset(token)
 
 
 class Lru(Generic[V]):
     """A bounded map from keys to values made on demand, safe to share between threads (two threads
     missing the same key may both make it; the values are equal, one is kept)."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, rules: bool = False) -> None:
         self.size = size
+        self.rules = rules
+        """Whether making a value runs the game's rules (not only reads the database)."""
         self._items: OrderedDict[Hashable, V] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = 0
@@ -61,7 +64,7 @@ class Lru(Generic[V]):
                 self.hits += 1
                 return self._items[key]
             self.misses += 1
-        if _only_kept.get():
+        if self.rules and _without_rules.get():
             raise NotKept(key)
         value = make()  # outside the lock: making may read the database
         with self._lock:

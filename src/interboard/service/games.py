@@ -42,7 +42,7 @@ from ..bots.seats import bot_names, default_bot, seat_actions
 from ..games import family as get_family
 from ..games import find_variant, variants
 from ..games.protocol import FamilyError
-from .cache import Lru, NotKept, only_kept
+from .cache import Lru, NotKept, without_rules
 from .models import GameRow, MessageRow, OrdersRow, PhaseRow, SeatRow
 from .notices import Change, Notices, unix_time
 from .security import hash_token, new_token, token_matches
@@ -287,10 +287,10 @@ class GameService:
         self._write_lock: contextlib.AbstractContextManager[Any] = (
             contextlib.nullcontext() if self.locking else threading.RLock()
         )
-        self._phases: Lru[PhaseFacts] = Lru(PHASES_KEPT)
+        self._phases: Lru[PhaseFacts] = Lru(PHASES_KEPT, rules=True)
         self._versions: Lru[Snapshot] = Lru(VERSIONS_KEPT)
         self._letters: Lru[list[dict[str, Any]]] = Lru(VERSIONS_KEPT)
-        self._trees: Lru[dict[str, Any]] = Lru(VERSIONS_KEPT)
+        self._trees: Lru[dict[str, Any]] = Lru(VERSIONS_KEPT, rules=True)
         """What requests read again and again (``cache.py``): never stale, by their keys."""
         self._waiting: dict[str, int] = {}
         """Games without a deadline found not processable, with the version then: a sweep passes
@@ -898,13 +898,13 @@ class GameService:
         with self.engine.connect() as conn:
             return read(conn)
 
-    def from_kept(self, read: Callable[..., T], *args: Any) -> T | None:
-        """``read(*args)`` (:meth:`seat_view`, :meth:`options`, :meth:`public_view`) if what it
-        answers can be made from what the process keeps with the reads of the game's head and the
-        token's seat only; ``None`` if it needs more (then call ``read`` in a worker thread). For
-        the event loop, where the database is a local file (:attr:`reads_are_quick`)."""
+    def without_rules(self, read: Callable[..., T], *args: Any) -> T | None:
+        """``read(*args)`` (:meth:`seat_view`, :meth:`options`, :meth:`public_view`) if it needs
+        no work of the game's rules (what they say of the phase is kept) but reads of the database;
+        ``None`` if it does (then call ``read`` in a worker thread). For the event loop, where the
+        database is a local file (:attr:`reads_are_quick`)."""
         try:
-            with only_kept():
+            with without_rules():
                 return read(*args)
         except NotKept:
             return None
