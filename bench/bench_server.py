@@ -20,7 +20,7 @@ For each database (``--only`` one of them):
    waits ``--poll`` seconds and looks again. The last seat to get ready has the phase processed
    (the server's scheduler catches any that a race missed). Measured: requests per
    second, p50 / p99 latency overall and per endpoint kind, phases processed per second, the status
-   of every refused request (there should be no 5xx), the CPU used by the server process, by the
+   of every refused request (there should be no 5xx), the CPU used by the server's processes, by the
    PostgreSQL processes (throwaway cluster only), by this client and by the whole machine (other
    processes share the CPUs), where the server's threads are (sampled from /proc: on a CPU, in a
    futex, sleeping in SQLite's busy back-off, in fsync, waiting on a socket), and on PostgreSQL
@@ -98,15 +98,21 @@ def cpu_seconds(pid: int) -> float:
     return (int(f[11]) + int(f[12])) / CLK_TCK if f else 0.0
 
 
+def children(root: int) -> list[int]:
+    """The live processes whose parent is ``root``."""
+    out = []
+    for d in glob.glob("/proc/[0-9]*"):
+        pid = int(d.rsplit("/", 1)[1])
+        f = _stat(pid)
+        if f and int(f[1]) == root:
+            out.append(pid)
+    return out
+
+
 def tree_cpu_seconds(root: int) -> float:
     """CPU seconds of ``root`` and its live children (a PostgreSQL postmaster and its backends; the
     server's worker processes)."""
-    total = cpu_seconds(root)
-    for d in glob.glob("/proc/[0-9]*"):
-        f = _stat(int(d.rsplit("/", 1)[1]))
-        if f and int(f[1]) == root:
-            total += (int(f[11]) + int(f[12])) / CLK_TCK
-    return total
+    return cpu_seconds(root) + sum(cpu_seconds(pid) for pid in children(root))
 
 
 def machine_cpu() -> tuple[float, float]:
@@ -130,8 +136,9 @@ THREAD_STATES = (
 
 
 class ThreadStates(threading.Thread):
-    """Samples the server's threads every ``interval`` seconds (at most ``limit_s``): running or
-    runnable, else the system call each is blocked in (x86-64 numbers; elsewhere only running)."""
+    """Samples the server's threads (its worker processes' too) every ``interval`` seconds (at most
+    ``limit_s``): running or runnable, else the system call each is blocked in (x86-64 numbers;
+    elsewhere only running)."""
 
     def __init__(self, pid: int, interval: float, limit_s: float) -> None:
         super().__init__(daemon=True)
@@ -146,7 +153,8 @@ class ThreadStates(threading.Thread):
         for _ in range(int(self.limit_s / self.interval) + 1):
             if self.stop_event.wait(self.interval) or time.perf_counter() - start > self.limit_s:
                 return
-            for task in glob.glob(f"/proc/{self.pid}/task/*"):
+            tasks = [t for pid in [self.pid, *children(self.pid)] for t in glob.glob(f"/proc/{pid}/task/*")]
+            for task in tasks:
                 try:
                     stat = Path(task, "stat").read_text()
                     call = Path(task, "syscall").read_text().split()[0] if self.names else "?"
@@ -824,6 +832,8 @@ class BackendResult:
     load: LoadResult
     prof: PassResult
     note: str = ""
+    workers: int = 1
+    """The server's processes."""
 
 
 def run_backend(name: str, args: argparse.Namespace, workdir: Path) -> BackendResult:
@@ -859,7 +869,7 @@ def run_backend(name: str, args: argparse.Namespace, workdir: Path) -> BackendRe
                 result.wrk = wrk_stage(base, pid, result.seat_paths, args, workdir)
         print(f"  profile: in-process pass, {args.profile_seconds:g} s ...", flush=True)
         prof = service_pass(pass_url, min(args.games, 3), args.profile_seconds, args)
-        return BackendResult(name, result, prof, note)
+        return BackendResult(name, result, prof, note, args.server_workers)
     finally:
         if dbs is not None:
             dbs.close()
@@ -925,8 +935,11 @@ def limit_line(r: BackendResult) -> str:
             f"client {L.client_cpu / L.elapsed:.0%}, database {(L.db_cpu or 0.0) / L.elapsed:.0%}, "
             f"other processes {others:.0%})"
         )
-    elif cpu >= 0.8:
-        bound = f"CPU: the server process uses {cpu:.0%} of its one core (one Python process, GIL)"
+    elif cpu >= 0.8 * r.workers:
+        bound = (
+            f"CPU: the server's {r.workers} process{'es' if r.workers > 1 else ''} use {cpu:.0%} of a "
+            f"core (each Python process runs on one core at a time, GIL)"
+        )
     else:
         bound = (
             f"waiting: the server uses only {cpu:.0%} of a core and the machine is {L.machine_busy:.0%} busy"
@@ -1101,7 +1114,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pg-url", help="a PostgreSQL server to use instead of a throwaway cluster")
     ap.add_argument("--only", choices=("sqlite", "postgresql"))
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--server-workers", type=int, default=1, help="the server's --workers")
+    ap.add_argument(
+        "--server-workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="the server's --workers (default: one per CPU)",
+    )
     ap.add_argument(
         "--wrk-seconds",
         type=float,

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine, func, select
@@ -321,3 +324,54 @@ def test_a_ready_that_leaves_others_to_wait_for_processes_nothing_and_the_last_o
     service.set_ready(gid, tokens[POWERS[-1]], "S1901M", True)
     assert service.try_process(gid)
     assert service.public_view(gid)["phase"] == "F1901M"
+
+
+def test_a_write_at_once_never_waits_and_leaves_the_seat_as_it_was_when_it_would(tmp_path: Path) -> None:
+    """The event loop's writes (:meth:`GameService.set_ready_at_once`, :meth:`submit_at_once`) are
+    done only when nothing is to wait for; else they say so (``None``) and write nothing, and the
+    worker thread's write waits as before (the connection's busy timeout is set back)."""
+    url = f"sqlite:///{tmp_path / 'g.sqlite'}"
+    service = GameService(open_store(url))
+    gid, tokens, _ = _game(service)
+    france = tokens["FRANCE"]
+    cold = GameService(service.engine)  # another process: the phase is not described there
+    assert cold.set_ready_at_once(gid, france, "S1901M", True) is None
+    service.seat_view(gid, france)
+    # Another thread of this process is writing.
+    held = threading.Event()
+    release = threading.Event()
+
+    def hold_the_writer_lock() -> None:
+        with service._writer():
+            held.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold_the_writer_lock)
+    holder.start()
+    held.wait(10)
+    try:
+        assert service.set_ready_at_once(gid, france, "S1901M", True) is None
+        assert service.submit_at_once(gid, france, "S1901M", ["A Par - Bur"]) is None
+    finally:
+        release.set()
+        holder.join(10)
+    # Another process is writing (it holds the file's write lock).
+    other = sqlite3.connect(tmp_path / "g.sqlite", check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    started = time.monotonic()
+    assert service.set_ready_at_once(gid, france, "S1901M", True) is None
+    assert service.submit_at_once(gid, france, "S1901M", ["A Par - Bur"]) is None
+    assert time.monotonic() - started < 1.0
+    view = service.seat_view(gid, france)
+    assert not view["seat"]["ready"] and view["seat"]["orders"] == []
+    # The write in a thread waits for the other process, as before.
+    threading.Timer(0.3, other.rollback).start()
+    service.set_ready(gid, france, "S1901M", True)
+    other.close()
+    # Nothing to wait for: done at once.
+    assert service.submit_at_once(gid, france, "S1901M", ["A Par - Bur"]) == [
+        {"order": "A Par - Bur", "ok": True, "error": None}
+    ]
+    assert service.set_ready_at_once(gid, france, "S1901M", False) is False  # not due: others wait
+    view = service.seat_view(gid, france)
+    assert view["seat"]["orders"] == ["A Par - Bur"] and not view["seat"]["ready"]

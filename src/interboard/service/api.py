@@ -210,7 +210,7 @@ def create_app(
     async def quick_read(read: Callable[..., T], *args: Any) -> T:
         """A view's answer: on the event loop if the database is quick to read and the rules have
         nothing to work out (a thread hop costs more than such a view); else in a worker thread."""
-        if service.reads_are_quick:
+        if service.local_file:
             quick = service.without_rules(read, *args)
             if quick is not None:
                 return quick
@@ -366,6 +366,10 @@ def create_app(
     @app.put("/api/games/{game_id}/orders", responses=seat_body)
     async def orders(game_id: GameId, body: OrdersBody, token: Token) -> list[dict[str, Any]]:
         """422 also when the rules refuse an order: ``details`` then says what is wrong with each."""
+        if service.local_file:
+            report = service.submit_at_once(game_id, token, body.phase, body.orders)
+            if report is not None:
+                return report
         return await run_in_threadpool(service.submit, game_id, token, body.phase, body.orders)
 
     @app.get("/api/games/{game_id}/options", responses=seat)
@@ -374,8 +378,12 @@ def create_app(
 
     @app.put("/api/games/{game_id}/ready", responses=seat_body)
     async def ready(game_id: GameId, body: PhaseFlagBody, token: Token) -> dict[str, bool]:
-        await run_in_threadpool(service.set_ready, game_id, token, body.phase, body.value)
-        processed = await run_in_threadpool(service.try_process, game_id)
+        if service.local_file:
+            due = service.set_ready_at_once(game_id, token, body.phase, body.value)
+            if due is not None:
+                processed = due and await run_in_threadpool(service.try_process, game_id)
+                return {"ready": body.value, "processed": processed}
+        processed = await run_in_threadpool(service.ready, game_id, token, body.phase, body.value)
         return {"ready": body.value, "processed": processed}
 
     @app.post("/api/games/{game_id}/leave", responses=errors(401, 403, 404, 409, 422))

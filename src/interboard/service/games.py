@@ -16,12 +16,13 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from sqlalchemy import (
     ColumnElement,
     Connection,
     Engine,
+    and_,
     bindparam,
     cast,
     exists,
@@ -33,7 +34,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects.postgresql import JSONB
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, defer
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
@@ -46,6 +47,7 @@ from .cache import Lru, NotKept, without_rules
 from .models import GameRow, MessageRow, OrdersRow, PhaseRow, SeatRow
 from .notices import Change, Notices, unix_time
 from .security import hash_token, new_token, token_matches
+from .store import BUSY_WAIT_OFF
 
 if TYPE_CHECKING:
     from .accounts import AccountNotices
@@ -102,15 +104,20 @@ class Head:
 HEAD_OF_GAME = select(*(getattr(GameRow, f.name) for f in fields(Head))).where(
     GameRow.id == bindparam("game_id")
 )
-HEAD_FOR_UPDATE = HEAD_OF_GAME.with_for_update(of=GameRow)
 SEATS_OF_GAME = (
     select(SeatRow.seat, SeatRow.kind, SeatRow.player, SeatRow.ready)
     .where(SeatRow.game_id == bindparam("game_id"))
     .order_by(SeatRow.id)
 )
-SEAT_OF_TOKEN = select(SeatRow.seat, SeatRow.player, SeatRow.ready, SeatRow.draw_vote).where(
-    SeatRow.game_id == bindparam("game_id"), SeatRow.token_hash == bindparam("token_hash")
+HEAD_AND_SEAT = (
+    select(*HEAD_OF_GAME.selected_columns, SeatRow.seat, SeatRow.player, SeatRow.ready, SeatRow.draw_vote)
+    .select_from(GameRow)
+    .outerjoin(SeatRow, and_(SeatRow.game_id == GameRow.id, SeatRow.token_hash == bindparam("token_hash")))
+    .where(GameRow.id == bindparam("game_id"))
 )
+"""The game's head and the token's seat (NULLs: the token holds none) in one statement."""
+HEAD_AND_SEAT_FOR_UPDATE = HEAD_AND_SEAT.with_for_update(of=GameRow)
+HEAD_WIDTH = len(fields(Head))
 STATE_OF_PHASE = select(GameRow.state).where(
     GameRow.id == bindparam("game_id"), GameRow.phase_index == bindparam("phase_index")
 )
@@ -140,6 +147,15 @@ REPLACE_ORDERS = (
 ADD_ORDERS = insert(OrdersRow)
 """The statements of the seats' frequent reads and writes, built once: building one costs more
 than running it. (A statement that sets a column cannot name a parameter after it.)"""
+
+
+class SeatFacts(NamedTuple):
+    """A seat as the seats' requests read it."""
+
+    seat: str
+    player: str
+    ready: bool
+    draw_vote: bool
 
 
 @dataclass(frozen=True)
@@ -204,6 +220,18 @@ class Unavailable(ServiceError):
 
 class LostRace(Exception):
     """A write found the game's version changed since it read it (rolled back, to run again)."""
+
+
+class WouldWait(Exception):
+    """A write asked to be done at once would wait for a lock."""
+
+
+def _no_busy_wait(conn: Connection) -> None:
+    """SQLite answers "database is locked" at once on this connection, rather than wait (the
+    pool's connections wait up to :data:`~.store.SQLITE_BUSY_TIMEOUT_S`) until it is returned to
+    the pool, which sets the timeout back (``store.py``)."""
+    conn.exec_driver_sql("PRAGMA busy_timeout = 0")
+    conn.connection.info[BUSY_WAIT_OFF] = True
 
 
 class MovedOn(ServiceError):
@@ -281,9 +309,10 @@ class GameService:
         """Told, after the commit, of each phase processed: the game's family and how many seconds
         past its deadline (``None``: not past one, every seat was ready). The metrics listen."""
         self.locking = engine.dialect.name == "postgresql"
-        self.reads_are_quick = engine.dialect.name == "sqlite"
-        """Whether a read of a row by its key takes microseconds (an SQLite file in the process), less
-        than handing the request to a worker thread costs; not so over a network."""
+        self.local_file = engine.dialect.name == "sqlite"
+        """Whether the database is a file the process opens itself (SQLite): a read of a row by its
+        key takes microseconds, less than handing the request to a worker thread costs (not so over
+        a network), and one writer at a time writes."""
         self._write_lock: contextlib.AbstractContextManager[Any] = (
             contextlib.nullcontext() if self.locking else threading.RLock()
         )
@@ -319,6 +348,25 @@ class GameService:
             raise StaleWrite(
                 "the game changed meanwhile (a phase may have been processed): reload and retry"
             ) from None
+
+    @contextmanager
+    def _writer(self, at_once: bool = False) -> Iterator[None]:
+        """The process's writer lock (SQLite; none on PostgreSQL, whose rows are locked);
+        ``at_once``: :class:`WouldWait` if another thread holds it."""
+        if not at_once:
+            with self._write_lock:
+                yield
+            return
+        lock = self._write_lock
+        if isinstance(lock, contextlib.nullcontext):
+            yield
+            return
+        if not lock.acquire(blocking=False):  # type: ignore[attr-defined]
+            raise WouldWait()
+        try:
+            yield
+        finally:
+            lock.release()  # type: ignore[attr-defined]
 
     def _seat_write(self, game_id: str, write: Callable[[Session, GameRow], T]) -> T:
         """Run a seat's small write (ready, draw vote, press) in a transaction on the locked game.
@@ -388,15 +436,24 @@ class GameService:
             raise Forbidden("that token holds no seat in this game")
         return row
 
-    def _token_seat(self, session: Reader, game_id: str, token: str | None) -> Any:
-        """The token's seat as a read needs it (no ORM object: the hot reads' statements are built
-        once, :data:`SEAT_OF_TOKEN`)."""
+    def _head_and_seat(
+        self, s: Reader, game_id: str, token: str | None, lock: bool = False
+    ) -> tuple[Head, SeatFacts]:
+        """The game's head and the token's seat, read together (every seat's request needs both);
+        ``lock``: the game's row is locked (PostgreSQL) until the transaction ends."""
         if not token:
+            # As before a game that does not exist: an anonymous caller learns nothing of it.
+            row = s.execute(HEAD_OF_GAME, {"game_id": game_id}).first()
+            if row is None:
+                raise NotFound(f"no game {game_id!r}")
             raise Unauthorized("this needs a seat's token (Authorization: Bearer <token>)")
-        row = session.execute(SEAT_OF_TOKEN, {"game_id": game_id, "token_hash": hash_token(token)}).first()
+        statement = HEAD_AND_SEAT_FOR_UPDATE if lock and self.locking else HEAD_AND_SEAT
+        row = s.execute(statement, {"game_id": game_id, "token_hash": hash_token(token)}).first()
         if row is None:
+            raise NotFound(f"no game {game_id!r}")
+        if row[HEAD_WIDTH] is None:
             raise Forbidden("that token holds no seat in this game")
-        return row
+        return Head(*row[:HEAD_WIDTH]), SeatFacts(*row[HEAD_WIDTH:])
 
     def _require_gm(self, game: GameRow, token: str | None) -> None:
         if not token:
@@ -692,9 +749,12 @@ class GameService:
             self._changed(s, game)
 
     # ------------------------------------------------------------------ seats' actions
-    def submit(self, game_id: str, token: str | None, phase: str, orders: list[str]) -> list[dict[str, Any]]:
+    def submit(
+        self, game_id: str, token: str | None, phase: str, orders: list[str], at_once: bool = False
+    ) -> list[dict[str, Any]]:
         """Replace a seat's orders for the current phase. All or nothing: if any order is refused,
-        none is stored and :class:`Invalid` lists what is wrong with each."""
+        none is stored and :class:`Invalid` lists what is wrong with each. ``at_once``: as
+        :meth:`set_ready_at_once`."""
         if len(orders) > MAX_ORDERS:
             raise Invalid(f"at most {MAX_ORDERS} orders")
 
@@ -703,11 +763,10 @@ class GameService:
                 raise Conflict(f"the game is {game.status}: no orders now")
             if phase != game.phase:
                 raise Conflict(f"these orders are for {phase}, but the game is in {game.phase}")
-            family = get_family(game.family)
-            state = self._phase(conn, game).state
-            if seat.seat not in family.pending(state).seats:
+            phase_facts = self._phase(conn, game)
+            if seat.seat not in phase_facts.acting:
                 raise Conflict(f"{seat.seat} has nothing to order in {game.phase}")
-            checks = family.check(state, seat.seat, orders)
+            checks = get_family(game.family).check(phase_facts.state, seat.seat, orders)
             report = [
                 {"order": o, "ok": err is None, "error": err} for o, err in zip(orders, checks, strict=True)
             ]
@@ -737,43 +796,82 @@ class GameService:
                 )
             return report
 
-        return self._quick_seat_write(game_id, token, write)
+        return self._quick_seat_write(game_id, token, write, at_once)
+
+    def submit_at_once(
+        self, game_id: str, token: str | None, phase: str, orders: list[str]
+    ) -> list[dict[str, Any]] | None:
+        """:meth:`submit` if it can be done at once (as :meth:`set_ready_at_once`); ``None`` if it
+        would wait. The rules check the orders here: one seat's orders for one phase, bounded by
+        :data:`MAX_ORDERS` (Diplomacy's check takes about 0.2 ms an order)."""
+        try:
+            with without_rules():
+                return self.submit(game_id, token, phase, orders, at_once=True)
+        except (NotKept, WouldWait):
+            return None
 
     def set_ready(self, game_id: str, token: str | None, phase: str, ready: bool) -> None:
         """Mark the seat ready (or not) for ``phase``, which must be the current one: a ready meant
         for a phase already processed (a retry, a double click) must not count for the next."""
+        self._set_ready(game_id, token, phase, ready)
 
-        def write(conn: Connection, game: Head, seat: Any) -> None:
+    def ready(self, game_id: str, token: str | None, phase: str, ready: bool) -> bool:
+        """:meth:`set_ready`, then process the phase if that made it due (the last seat to get
+        ready); returns whether this call processed it. What a Ready request does."""
+        return self._set_ready(game_id, token, phase, ready) and self._try_process(game_id, False)
+
+    def _set_ready(
+        self, game_id: str, token: str | None, phase: str, ready: bool, at_once: bool = False
+    ) -> bool:
+        """:meth:`set_ready`; returns whether the phase may be due now (:meth:`_may_be_due`, read in
+        the write's transaction, which sees every commit before it and none after)."""
+
+        def write(conn: Connection, game: Head, seat: Any) -> bool:
             if game.status != "active":
                 raise Conflict(f"the game is {game.status}")
             if phase != game.phase:
                 raise Conflict(f"this is for {phase}, but the game is in {game.phase}")
             conn.execute(SET_READY, {"in_game": game_id, "seat_name": seat.seat, "is_ready": ready})
+            return self._may_be_due(conn, game)
 
-        self._quick_seat_write(game_id, token, write)  # the ready request then tries to process
+        return self._quick_seat_write(game_id, token, write, at_once)
+
+    def set_ready_at_once(self, game_id: str, token: str | None, phase: str, ready: bool) -> bool | None:
+        """:meth:`set_ready` if it can be done at once, on SQLite: no rules to work out (the phase's
+        description is kept) and no lock to wait for (the process's writer lock, the file's);
+        returns whether the phase may be due now (then :meth:`try_process` it), ``None`` if the
+        write would wait (then call :meth:`ready` in a worker thread). For the event loop."""
+        try:
+            with without_rules():
+                return self._set_ready(game_id, token, phase, ready, at_once=True)
+        except (NotKept, WouldWait):
+            return None
 
     def _quick_seat_write(
-        self, game_id: str, token: str | None, write: Callable[[Connection, Head, Any], T]
+        self,
+        game_id: str,
+        token: str | None,
+        write: Callable[[Connection, Head, Any], T],
+        at_once: bool = False,
     ) -> T:
         """The seats' frequent writes (orders, ready) on a plain connection, as :meth:`_seat_write`
         does them with an ORM session (which costs more than the statements): on the game's head
         (locked on PostgreSQL), then the version bumped where it is still the one read; a write that
-        lost that race runs again, unless the phase moved on meanwhile."""
+        lost that race runs again, unless the phase moved on meanwhile. ``at_once`` (SQLite): raise
+        :class:`WouldWait` rather than wait for a lock."""
         if not token:
             raise Unauthorized("this needs a seat's token (Authorization: Bearer <token>)")
         phases_seen: set[int] = set()
 
         def attempt() -> tuple[T, Change]:
-            with self._write_lock, self.engine.begin() as conn:
-                head = HEAD_FOR_UPDATE if self.locking else HEAD_OF_GAME
-                row = conn.execute(head, {"game_id": game_id}).first()
-                if row is None:
-                    raise NotFound(f"no game {game_id!r}")
-                game = Head(*row)
+            with self._writer(at_once), self.engine.begin() as conn:
+                if at_once:
+                    _no_busy_wait(conn)
+                game, seat = self._head_and_seat(conn, game_id, token, lock=True)
                 phases_seen.add(game.phase_index)
                 if len(phases_seen) > 1:
                     raise Conflict(f"the phase was processed meanwhile; it is now {game.phase}")
-                out = write(conn, game, self._token_seat(conn, game_id, token))
+                out = write(conn, game, seat)
                 bumped = conn.execute(
                     BUMP_VERSION, {"game_id": game_id, "seen": game.version, "bumped": game.version + 1}
                 )
@@ -788,6 +886,10 @@ class GameService:
                 out, change = attempt()
             except LostRace:
                 continue
+            except OperationalError as exc:
+                if at_once and "locked" in str(exc.orig):  # another process writes: wait, in a thread
+                    raise WouldWait() from None
+                raise
             self.notices.committed([change])
             return out
         raise StaleWrite("the game changed meanwhile (a phase may have been processed): reload and retry")
@@ -902,7 +1004,7 @@ class GameService:
         """``read(*args)`` (:meth:`seat_view`, :meth:`options`, :meth:`public_view`) if it needs
         no work of the game's rules (what they say of the phase is kept) but reads of the database;
         ``None`` if it does (then call ``read`` in a worker thread). For the event loop, where the
-        database is a local file (:attr:`reads_are_quick`)."""
+        database is a local file (:attr:`local_file`)."""
         try:
             with without_rules():
                 return read(*args)
@@ -962,8 +1064,7 @@ class GameService:
         return self._read(lambda s: self._seat_view(s, game_id, token))
 
     def _seat_view(self, s: Reader, game_id: str, token: str | None) -> dict[str, Any]:
-        head = self._head(s, game_id)
-        seat = self._token_seat(s, game_id, token)
+        head, seat = self._head_and_seat(s, game_id, token)
         snapshot = self._snapshot(s, head)
         view = dict(snapshot.public)
         view["seat"] = {
@@ -982,8 +1083,7 @@ class GameService:
         return self._read(lambda s: self._options(s, game_id, token))
 
     def _options(self, s: Reader, game_id: str, token: str | None) -> dict[str, Any]:
-        head = self._head(s, game_id)
-        seat = self._token_seat(s, game_id, token)
+        head, seat = self._head_and_seat(s, game_id, token)
         if head.status != "active":
             return {}
         saved = tuple(self._snapshot(s, head).orders.get(seat.seat, ()))
@@ -1176,8 +1276,18 @@ class GameService:
     def try_process(self, game_id: str, force: bool = False) -> bool:
         """Process the game's current phase if it is due (deadline passed, or every acting seat
         ready). Returns whether this call processed it; safe to call from any number of processes."""
-        if not force and not self._read(lambda conn: self._may_be_due(conn, game_id)):
+        if not force and not self._read(lambda conn: self._may_be_due_now(conn, game_id)):
             return False
+        return self._try_process(game_id, force)
+
+    def _may_be_due_now(self, conn: Reader, game_id: str) -> bool:
+        head = self._head(conn, game_id)
+        due = self._may_be_due(conn, head)
+        if not due and head.deadline is None:
+            self._waiting[game_id] = head.version  # as :meth:`_process` notes it, for the sweeps
+        return due
+
+    def _try_process(self, game_id: str, force: bool) -> bool:
         processed = self._process(game_id, force)
         if processed is None:
             return False
@@ -1194,25 +1304,20 @@ class GameService:
         self.on_processed(family, lag)
         return True
 
-    def _may_be_due(self, conn: Reader, game_id: str) -> bool:
-        """Whether the game's phase may be due, read without a lock or a write transaction, so that
-        a Ready that leaves others to wait for costs two reads. It says no only where
-        :meth:`_process` would: what it reads is committed, and the seat whose Ready completes the
-        phase reads after its own commit."""
-        head = self._head(conn, game_id)
+    def _may_be_due(self, conn: Reader, head: Head) -> bool:
+        """Whether the game's phase may be due, read without the lock and the ORM session of
+        :meth:`_process`, so that a Ready that leaves others to wait for costs one read. It says no
+        only where :meth:`_process` would: the seat whose Ready completes the phase reads after its
+        own write, in its transaction or after it."""
         if head.status != "active":
             return False
         if head.deadline is not None and head.deadline <= self.clock():
             return True
         acting = set(self._phase(conn, head).acting)
-        seats = [r for r in conn.execute(SEATS_OF_GAME, {"game_id": game_id}) if r.seat in acting]
+        seats = [r for r in conn.execute(SEATS_OF_GAME, {"game_id": head.id}) if r.seat in acting]
         if any(r.kind == "bot" and r.player for r in seats):
             return True  # a named bot given the seat mid-phase orders in the locked transaction
-        if all(r.ready or r.kind == "bot" for r in seats):
-            return True
-        if head.deadline is None:
-            self._waiting[game_id] = head.version
-        return False
+        return all(r.ready or r.kind == "bot" for r in seats)
 
     def _process(self, game_id: str, force: bool) -> tuple[str, float | None, int] | None:
         """:meth:`try_process`'s transaction: the game's family, how many seconds past its deadline

@@ -28,6 +28,9 @@ from sqlalchemy.pool import StaticPool
 DEFAULT_URL = "sqlite:///interboard.sqlite"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 SQLITE_BUSY_TIMEOUT_S = 30.0
+BUSY_WAIT_OFF = "busy_wait_off"
+"""Set in a connection's ``info`` while it answers "database is locked" at once (a write tried on
+the event loop): the timeout is set back when the connection returns to the pool."""
 SQLITE_POOL_SIZE = 40
 """SQLite connections kept open: the server's worker threads (AnyIO's default 40) each keep one."""
 PG_MIGRATION_LOCK = 0x1B7E_0A2D
@@ -104,6 +107,11 @@ def _sqlite_engine(u: URL) -> Engine:
             cursor.execute("PRAGMA foreign_keys = ON")
         finally:
             cursor.close()
+
+    @event.listens_for(engine, "checkin")
+    def _on_checkin(dbapi_connection: Any, record: Any) -> None:
+        if record.info.pop(BUSY_WAIT_OFF, False):
+            dbapi_connection.execute(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_TIMEOUT_S * 1000)}")
 
     return engine
 
