@@ -442,7 +442,7 @@ class GameService:
         """The game's head and the token's seat, read together (every seat's request needs both);
         ``lock``: the game's row is locked (PostgreSQL) until the transaction ends."""
         if not token:
-            # As before a game that does not exist: an anonymous caller learns nothing of it.
+            # A game that does not exist is said first (404), then the missing token (401).
             row = s.execute(HEAD_OF_GAME, {"game_id": game_id}).first()
             if row is None:
                 raise NotFound(f"no game {game_id!r}")
