@@ -426,19 +426,21 @@ def _link_tag(at: Point, tag: str, colour: str, dashed: bool) -> str:
                 "stroke-dasharray": "3 2" if dashed else None,
             },
         ),
-        el(
-            "text",
-            {
-                "x": x,
-                "y": y + 3.5,
-                "text-anchor": "middle",
-                "font-size": 10,
-                "font-weight": "bold",
-                "fill": colour if dashed else text_colour_on(colour),
-            },
-            tag,
-        ),
+        _small_label(x, y, tag, colour if dashed else text_colour_on(colour)),
     )
+
+
+def _small_label(x: float, y: float, text: str, fill: str) -> str:
+    """Bold small text centred on (x, y): the number on a badge or a link's tag."""
+    attrs: dict[str, str | float | int | None] = {
+        "x": x,
+        "y": y + 3.5,
+        "text-anchor": "middle",
+        "font-size": 10,
+        "font-weight": "bold",
+        "fill": fill,
+    }
+    return el("text", attrs, text)
 
 
 def _cross(at: Point, r: float, colour: str, css: str) -> str:
@@ -859,18 +861,7 @@ def _badge(x: float, y: float, text: str, colour: str) -> str:
         "g",
         {"class": "badge"},
         el("circle", {"cx": x, "cy": y, "r": 6, "fill": colour, "stroke": "#ffffff", "stroke-width": 1}),
-        el(
-            "text",
-            {
-                "x": x,
-                "y": y + 3.5,
-                "text-anchor": "middle",
-                "font-size": 10,
-                "font-weight": "bold",
-                "fill": text_colour_on(colour),
-            },
-            text,
-        ),
+        _small_label(x, y, text, text_colour_on(colour)),
     )
 
 
