@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import expect
 
-from .test_play import LIVE_TIMEOUT, open_seat
+from .test_play import LIVE_TIMEOUT, deploy_by_clicking, open_seat
 
 
 def test_the_lobby_offers_global_war_options_as_choices(new_context: Any) -> None:
@@ -82,12 +82,7 @@ def test_a_team_game_explains_the_deploy_and_is_played_on_the_world_map(
     expect(table.locator('.swatch[data-power="P4"]')).to_have_css("background-color", "rgb(240, 138, 143)")
 
     # Deploy every army by clicking the country on the map.
-    page.locator(f'#map g.space[data-loc="{country}"]').click()
-    deploy = page.locator("#choice-box .order-choice", has_text=re.compile(rf"^deploy {pool} "))
-    expect(deploy).to_have_count(1)
-    text = deploy.inner_text()
-    deploy.click()
-    expect(page.locator("#order-list li", has_text=text)).to_contain_text("✓ accepted")
+    deploy_by_clicking(page, country, pool)
     page.get_by_role("button", name="Ready").click()
     expect(page.locator("#phase")).to_have_text("T1.P1.attack.1", timeout=LIVE_TIMEOUT)
     expect(page.locator(f'#map [data-loc="{country}"] .badge').first).to_have_text(str(before + pool))

@@ -79,6 +79,18 @@ def click_order(page: Page, unit: str, target: str, order: str) -> None:
     expect(page.locator("#order-list li", has_text=order).locator(".verdict")).to_have_text("✓ accepted")
 
 
+def deploy_by_clicking(page: Page, country: str, pool: int) -> str:
+    """Deploy the whole pool on ``country`` by clicking it on the map and the one choice offered;
+    the order's text, once it is accepted."""
+    page.locator(f'#map g.space[data-loc="{country}"]').click()
+    deploy = page.locator("#choice-box .order-choice", has_text=re.compile(rf"^deploy {pool} "))
+    expect(deploy).to_have_count(1)
+    text = deploy.inner_text()
+    deploy.click()
+    expect(page.locator("#order-list li", has_text=text)).to_contain_text("✓ accepted")
+    return text
+
+
 def type_order(page: Page, text: str) -> None:
     page.locator("#order-input").fill(text)
     page.locator("#order-input").press("Enter")
@@ -346,12 +358,7 @@ def test_a_global_war_step_is_played_by_clicking(new_context: Any, api: httpx.Cl
     page = open_seat(new_context(), game_id, "P1", token)
     expect(page.locator("#phase")).to_have_text("T1.P1.deploy.0")
     expect(page.locator("#map g.space")).to_have_count(42)
-    page.locator(f'#map g.space[data-loc="{country}"]').click()
-    deploy = page.locator("#choice-box .order-choice", has_text=re.compile(rf"^deploy {pool} "))
-    expect(deploy).to_have_count(1)
-    text = deploy.inner_text()
-    deploy.click()
-    expect(page.locator("#order-list li", has_text=text)).to_contain_text("✓ accepted")
+    text = deploy_by_clicking(page, country, pool)
     page.get_by_role("button", name="Ready").click()
 
     expect(page.locator("#phase")).to_have_text("T1.P1.attack.1", timeout=LIVE_TIMEOUT)
