@@ -150,11 +150,11 @@ class ThreadStates(threading.Thread):
 
     def run(self) -> None:
         start = time.perf_counter()
+        pids = [self.pid, *children(self.pid)]  # the workers are started before the load
         for _ in range(int(self.limit_s / self.interval) + 1):
             if self.stop_event.wait(self.interval) or time.perf_counter() - start > self.limit_s:
                 return
-            tasks = [t for pid in [self.pid, *children(self.pid)] for t in glob.glob(f"/proc/{pid}/task/*")]
-            for task in tasks:
+            for task in [t for pid in pids for t in glob.glob(f"/proc/{pid}/task/*")]:
                 try:
                     stat = Path(task, "stat").read_text()
                     call = Path(task, "syscall").read_text().split()[0] if self.names else "?"
@@ -331,8 +331,9 @@ class LoadResult:
 
 
 class Client:
-    """The load's HTTP client: aiohttp, whose CPU per request is about a tenth of httpx's (measured
-    here: 0.39 against 4.7 ms), so that the client leaves the machine's CPUs to the server."""
+    """The load's HTTP client: aiohttp, which needs far less CPU per request than httpx, so that the
+    client leaves the machine's CPUs to the server. The report's "client CPU" line shows it: with
+    httpx this client used 95 % of a core for 142 requests a second; with aiohttp 39 % for 383."""
 
     def __init__(self, http: aiohttp.ClientSession, workers: int, result: LoadResult) -> None:
         self.http = http
