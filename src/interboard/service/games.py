@@ -749,12 +749,14 @@ class GameService:
             self._changed(s, game)
 
     # ------------------------------------------------------------------ seats' actions
-    def submit(
+    def submit(self, game_id: str, token: str | None, phase: str, orders: list[str]) -> list[dict[str, Any]]:
+        """Replace a seat's orders for the current phase. All or nothing: if any order is refused,
+        none is stored and :class:`Invalid` lists what is wrong with each."""
+        return self._submit(game_id, token, phase, orders)
+
+    def _submit(
         self, game_id: str, token: str | None, phase: str, orders: list[str], at_once: bool = False
     ) -> list[dict[str, Any]]:
-        """Replace a seat's orders for the current phase. All or nothing: if any order is refused,
-        none is stored and :class:`Invalid` lists what is wrong with each. ``at_once``: as
-        :meth:`set_ready_at_once`."""
         if len(orders) > MAX_ORDERS:
             raise Invalid(f"at most {MAX_ORDERS} orders")
 
@@ -803,10 +805,10 @@ class GameService:
     ) -> list[dict[str, Any]] | None:
         """:meth:`submit` if it can be done at once (as :meth:`set_ready_at_once`); ``None`` if it
         would wait. The rules check the orders here: one seat's orders for one phase, bounded by
-        :data:`MAX_ORDERS` (Diplomacy's check takes about 0.2 ms an order)."""
+        :data:`MAX_ORDERS`."""
         try:
             with without_rules():
-                return self.submit(game_id, token, phase, orders, at_once=True)
+                return self._submit(game_id, token, phase, orders, at_once=True)
         except (NotKept, WouldWait):
             return None
 
