@@ -375,3 +375,38 @@ def test_a_write_at_once_never_waits_and_leaves_the_seat_as_it_was_when_it_would
     assert service.set_ready_at_once(gid, france, "S1901M", False) is False  # not due: others wait
     view = service.seat_view(gid, france)
     assert view["seat"]["orders"] == ["A Par - Bur"] and not view["seat"]["ready"]
+
+
+def test_orders_given_while_the_rules_work_out_a_phase_wait_for_nothing_and_are_used(
+    store: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Processing holds no lock while the rules work: it claims the game afterwards, where the
+    version is still the one it read. A seat that writes meanwhile is answered at once, and the
+    phase is worked out again with what it wrote."""
+    from interboard.games.diplomacy.family import DiplomacyFamily
+
+    service = GameService(store)
+    gid, tokens, _ = _game(service)
+    for power in POWERS:
+        service.set_ready(gid, tokens[power], "S1901M", True)
+    process = DiplomacyFamily.process
+    given: list[dict[str, list[str]]] = []
+    answers: list[object] = []
+
+    def process_while_france_orders(self: DiplomacyFamily, state: object, orders: object) -> object:
+        given.append(dict(orders))  # type: ignore[call-overload]
+        if len(given) == 1:
+            order = service.submit_at_once if service.local_file else service.submit
+            france = threading.Thread(
+                target=lambda: answers.append(order(gid, tokens["FRANCE"], "S1901M", ["A Par - Bur"]))
+            )
+            france.start()
+            france.join(10)
+        return process(self, state, orders)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(DiplomacyFamily, "process", process_while_france_orders)
+    assert service.try_process(gid)
+    assert answers == [[{"order": "A Par - Bur", "ok": True, "error": None}]]
+    assert given == [{}, {"FRANCE": ["A Par - Bur"]}]
+    assert [h["orders"] for h in service.history(gid)] == [{"FRANCE": ["A Par - Bur"]}]
+    assert "A BUR" in service.public_view(gid)["position"]["units"]["FRANCE"]

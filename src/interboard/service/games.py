@@ -145,6 +145,33 @@ REPLACE_ORDERS = (
     .values(orders=bindparam("given", type_=OrdersRow.orders.type), submitted_at=bindparam("at"))
 )
 ADD_ORDERS = insert(OrdersRow)
+ADVANCE_GAME = (
+    update(GameRow)
+    .where(GameRow.id == bindparam("game_id"), GameRow.version == bindparam("seen"))
+    .values(
+        version=bindparam("bumped"),
+        state=bindparam("new_state", type_=GameRow.state.type),
+        phase=bindparam("next_phase"),
+        phase_index=bindparam("next_index"),
+        status=bindparam("new_status"),
+        deadline=bindparam("new_deadline", type_=GameRow.deadline.type),
+        result=bindparam("new_result", type_=GameRow.result.type),
+        warned_phase=bindparam("warned"),
+    )
+)
+EXTEND_ONCE = (
+    update(GameRow)
+    .where(GameRow.id == bindparam("game_id"), GameRow.version == bindparam("seen"))
+    .values(
+        version=bindparam("bumped"),
+        settings=bindparam("new_settings", type_=GameRow.settings.type),
+        deadline=bindparam("new_deadline", type_=GameRow.deadline.type),
+    )
+)
+ADD_PHASE = insert(PhaseRow)
+UNREADY_PLAYERS = (
+    update(SeatRow).where(SeatRow.game_id == bindparam("in_game"), SeatRow.kind != "bot").values(ready=False)
+)
 """The statements of the seats' frequent reads and writes, built once: building one costs more
 than running it. (A statement that sets a column cannot name a parameter after it.)"""
 
@@ -176,6 +203,24 @@ class Snapshot:
     orders: dict[str, list[str]]
     last_message: int
     """The id of the game's latest message (0: none): what each seat may read is kept under it."""
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """A due phase as read for processing (:meth:`GameService._plan`)."""
+
+    head: Head
+    phase: PhaseFacts
+    acting: set[str]
+    seats: dict[str, Any]
+    """The game's seats by name: rows of ``SEATS_OF_GAME``."""
+    orders: dict[str, list[str]]
+    """The acting seats' orders, the late bots' included."""
+    late_bots: dict[str, list[str]]
+    """Orders of named bots that had none yet for the phase (stored with the claim)."""
+    all_ready: bool
+    lag: float | None
+    """Seconds past the deadline (``None``: not past one)."""
 
 
 class ServiceError(Exception):
@@ -396,11 +441,6 @@ class GameService:
         pending: dict[str, Any] = s.info.setdefault("changed", {})
         _, was_due = pending.get(game.id, (None, False))
         pending[game.id] = (game, due or was_due)
-
-    @staticmethod
-    def _announce(s: Session, change: Change) -> None:
-        """Announce a change made by a bulk update (the ORM object is not the game's state)."""
-        s.info.setdefault("changed", {})[change.game_id] = (change, change.due)
 
     def _processable(self, s: Session, game: GameRow) -> bool:
         """Whether the game's phase may be processed now with no one's request: active, and every
@@ -638,17 +678,7 @@ class GameService:
         for row in bots:
             if row.seat in have:
                 continue
-            try:
-                orders = seat_actions(family_name, state, row.seat, row.player, f"{game_id}/{row.seat}")
-            except Exception:  # a bot's fault must never stop the phase: its seat gives no orders
-                log.exception("game %s: bot %s for %s failed", game_id, row.player, row.seat)
-                orders = []
-            refused = [o for o, err in zip(orders, family.check(state, row.seat, orders), strict=True) if err]
-            if refused:  # never expected: a bot orders from the legal lists; the units then hold
-                log.error(
-                    "game %s: bot %s for %s gave refused orders %s", game_id, row.player, row.seat, refused
-                )
-                orders = [o for o in orders if o not in refused]
+            orders = self._bot_orders(game_id, family_name, state, row.seat, row.player)
             s.add(
                 OrdersRow(
                     game_id=game_id,
@@ -659,6 +689,21 @@ class GameService:
                 )
             )
         s.flush()
+
+    @staticmethod
+    def _bot_orders(game_id: str, family_name: str, state: dict[str, Any], seat: str, bot: str) -> list[str]:
+        """The orders the named ``bot`` gives for ``seat``, through the checks a player's pass."""
+        try:
+            orders = seat_actions(family_name, state, seat, bot, f"{game_id}/{seat}")
+        except Exception:  # a bot's fault must never stop the phase: its seat gives no orders
+            log.exception("game %s: bot %s for %s failed", game_id, bot, seat)
+            return []
+        checks = get_family(family_name).check(state, seat, orders)
+        refused = [o for o, err in zip(orders, checks, strict=True) if err]
+        if refused:  # never expected: a bot orders from the legal lists; the units then hold
+            log.error("game %s: bot %s for %s gave refused orders %s", game_id, bot, seat, refused)
+            orders = [o for o in orders if o not in refused]
+        return orders
 
     def leave(self, game_id: str, token: str | None) -> str:
         """The seat's player leaves: the seat passes to a bot or opens (the game's ``on_leave``;
@@ -1230,39 +1275,6 @@ class GameService:
                 warned.append(game_id)
         return warned
 
-    def _wait_once(
-        self,
-        s: Session,
-        game: GameRow,
-        acting: set[str],
-        seats: dict[str, SeatRow],
-        orders: dict[str, list[str]],
-    ) -> bool:
-        """The 'wait' policy: extend a passed deadline once per phase while a player has no orders."""
-        if game.settings.get("missed_orders") != "wait" or game.settings.get("waited") == game.phase_index:
-            return False
-        missing = [
-            p for p in acting if p not in orders and seats.get(p) is not None and seats[p].kind == "player"
-        ]
-        if not missing:
-            return False
-        kind = get_family(game.family).pending(game.state).kind
-        seconds = game.settings.get("deadlines", {}).get(kind, 0)
-        settings = {**game.settings, "waited": game.phase_index}
-        deadline = self.clock() + timedelta(seconds=seconds)
-        s.execute(
-            update(GameRow)
-            .where(GameRow.id == game.id, GameRow.version == game.version)
-            .values(
-                version=game.version + 1,
-                settings=settings,
-                deadline=deadline,
-            )
-            .execution_options(synchronize_session=False)
-        )
-        self._announce(s, Change(game.id, game.version + 1, game.phase, game.status, unix_time(deadline)))
-        return True
-
     def process_due(self, everything: bool = True, also: Iterable[str] = ()) -> list[str]:
         """Process every game whose phase is due (see :meth:`due_games`), and try the games in
         ``also``; a game that fails is logged and skipped."""
@@ -1322,101 +1334,166 @@ class GameService:
         return all(r.ready or r.kind == "bot" for r in seats)
 
     def _process(self, game_id: str, force: bool) -> tuple[str, float | None, int] | None:
-        """:meth:`try_process`'s transaction: the game's family, how many seconds past its deadline
-        the phase was processed (``None`` if not past one) and its index; ``None`` if not processed."""
-        with self._tx(write=True) as s:
-            game = self._game(s, game_id, lock=True)
-            if game.status != "active":
+        """:meth:`try_process`'s work: the game's family, how many seconds past its deadline the
+        phase was processed (``None`` if not past one) and its index; ``None`` if not processed.
+
+        The rules' work is done outside any lock and transaction, on what was read; then a short
+        transaction claims the game where its version is still the one read (the seats' writes
+        go on meanwhile, and a second processor finds the game moved on). A claim that lost to a
+        seat's write is worked out again from what is there now."""
+        index: int | None = None
+        for _ in range(SEAT_WRITE_ATTEMPTS):
+            plan = self._read(lambda conn: self._plan(conn, game_id, force))
+            if plan is None or (index is not None and plan.head.phase_index != index):
+                return None  # not due, or another processor moved the game on
+            index = plan.head.phase_index
+            if not (force or plan.all_ready) and plan.head.settings.get("missed_orders") == "wait":
+                waited = self._wait_once(plan)
+                if waited is None:
+                    continue
+                if waited:
+                    return None
+            if self._advance(plan):
+                return plan.head.family, plan.lag, index
+        return None
+
+    def _plan(self, conn: Reader, game_id: str, force: bool) -> _Plan | None:
+        """What processing the game now would use, read (the phase's state is kept); ``None`` if
+        its phase is not due."""
+        head = self._head(conn, game_id)
+        if head.status != "active":
+            return None
+        phase = self._phase(conn, head)
+        acting = set(phase.acting)
+        seats = {r.seat: r for r in conn.execute(SEATS_OF_GAME, {"game_id": game_id})}
+        all_ready = all(seats[p].ready or seats[p].kind == "bot" for p in acting if p in seats)
+        now = self.clock()
+        passed = head.deadline is not None and head.deadline <= now
+        if not (force or all_ready or passed):
+            if head.deadline is None:
+                self._waiting[game_id] = head.version
+            return None
+        rows = conn.execute(ORDERS_OF_PHASE, {"game_id": game_id, "phase_index": head.phase_index})
+        orders = {seat: list(given) for seat, given in rows if seat in acting}
+        # Named bots that have not ordered yet (a seat given to a bot mid-phase) order now.
+        late_bots = {
+            p: self._bot_orders(game_id, head.family, phase.state, p, seats[p].player)
+            for p in sorted(acting)
+            if p in seats and seats[p].kind == "bot" and seats[p].player and p not in orders
+        }
+        orders.update(late_bots)
+        lag = (now - head.deadline).total_seconds() if passed and head.deadline is not None else None
+        return _Plan(head, phase, acting, seats, orders, late_bots, all_ready, lag)
+
+    def _advance(self, plan: _Plan) -> bool:
+        """Process the planned phase and claim the game with the outcome; whether the claim held."""
+        head = plan.head
+        family = get_family(head.family)
+        done = family.process(plan.phase.state, plan.orders)
+        upcoming = family.pending(done.state)
+        finished = bool(done.winners) or upcoming.over
+        seconds = head.settings.get("deadlines", {}).get(upcoming.kind)
+        deadline = self.clock() + timedelta(seconds=seconds) if seconds and not finished else None
+        index = head.phase_index
+        next_bots = (
+            {}
+            if finished
+            else {
+                p: self._bot_orders(head.id, head.family, done.state, p, plan.seats[p].player)
+                for p in upcoming.seats
+                if p in plan.seats and plan.seats[p].kind == "bot" and plan.seats[p].player
+            }
+        )
+        # A phase that only bots act in is processable at once: the scheduler is told to.
+        only_bots = bool(upcoming.seats) and all(
+            p in plan.seats and plan.seats[p].kind == "bot" for p in upcoming.seats
+        )
+        status = "finished" if finished else "active"
+        change = Change(
+            head.id, head.version + 1, upcoming.phase, status, unix_time(deadline), only_bots and not finished
+        )
+        now = self.clock()
+        with self._writer(), self.engine.begin() as conn:
+            claimed = conn.execute(
+                ADVANCE_GAME,
+                {
+                    "game_id": head.id,
+                    "seen": head.version,
+                    "bumped": head.version + 1,
+                    "new_state": done.state,
+                    "next_phase": upcoming.phase,
+                    "next_index": index + 1,
+                    "new_status": status,
+                    "new_deadline": deadline,
+                    "new_result": {"winners": done.winners} if finished else None,
+                    "warned": self._unwarned(index + 1, deadline),
+                },
+            )
+            if claimed.rowcount != 1:  # the game changed since it was read: nothing is kept
+                conn.rollback()
+                return False
+            record = {"position": done.position, "orders": plan.orders, "results": done.results}
+            conn.execute(
+                ADD_PHASE,
+                {
+                    "game_id": head.id,
+                    "phase_index": index,
+                    "phase": done.phase,
+                    "record": record,
+                    "processed_at": now,
+                },
+            )
+            conn.execute(UNREADY_PLAYERS, {"in_game": head.id})
+            stored = [(index, plan.late_bots), (index + 1, next_bots)]
+            rows = [
+                {"game_id": head.id, "phase_index": i, "seat": p, "orders": o, "submitted_at": now}
+                for i, by_seat in stored
+                for p, o in by_seat.items()
+            ]
+            if rows:
+                conn.execute(ADD_ORDERS, rows)
+            self.notices.in_transaction(conn, [change])
+        self.notices.committed([change])
+        return True
+
+    def _wait_once(self, plan: _Plan) -> bool | None:
+        """The 'wait' policy: extend a passed deadline once per phase while a player has no orders.
+        Whether it did (then the phase is not processed now); ``None``: the game changed since it
+        was read."""
+        head = plan.head
+        if head.settings.get("waited") == head.phase_index:
+            return False
+        seats = plan.seats
+        missing = [
+            p for p in plan.acting if p not in plan.orders and p in seats and seats[p].kind == "player"
+        ]
+        if not missing:
+            return False
+        seconds = head.settings.get("deadlines", {}).get(plan.phase.pending["kind"], 0)
+        deadline = self.clock() + timedelta(seconds=seconds)
+        change = Change(head.id, head.version + 1, head.phase, head.status, unix_time(deadline))
+        with self._writer(), self.engine.begin() as conn:
+            extended = conn.execute(
+                EXTEND_ONCE,
+                {
+                    "game_id": head.id,
+                    "seen": head.version,
+                    "bumped": head.version + 1,
+                    "new_settings": {**head.settings, "waited": head.phase_index},
+                    "new_deadline": deadline,
+                },
+            )
+            if extended.rowcount != 1:
+                conn.rollback()
                 return None
-            family = get_family(game.family)
-            acting = set(family.pending(game.state).seats)
-            seats = {r.seat: r for r in self._seats(s, game_id)}
-            if any(seats[p].kind == "bot" and seats[p].player for p in acting if p in seats):
-                # Named bots that have not ordered yet (a seat given to a bot mid-phase) order now.
-                self._bots_order(s, game_id, game.family, game.state, game.phase_index)
-            deadline = game.deadline
-            all_ready = all(seats[p].ready or seats[p].kind == "bot" for p in acting if p in seats)
-            now = self.clock()
-            if not (force or all_ready or (deadline is not None and deadline <= now)):
-                if deadline is None:
-                    self._waiting[game_id] = game.version
-                return None
-            lag = (now - deadline).total_seconds() if deadline is not None and deadline <= now else None
-            rows = s.scalars(
-                select(OrdersRow).where(
-                    OrdersRow.game_id == game_id, OrdersRow.phase_index == game.phase_index
-                )
-            )
-            orders = {r.seat: list(r.orders) for r in rows if r.seat in acting}
-            if not (force or all_ready) and self._wait_once(s, game, acting, seats, orders):
-                return None
-            done = family.process(game.state, orders)
-            old_version, index = game.version, game.phase_index
-            upcoming = family.pending(done.state)
-            next_phase, next_kind = upcoming.phase, upcoming.kind
-            finished = bool(done.winners) or upcoming.over
-            seconds = game.settings.get("deadlines", {}).get(next_kind)
-            deadline = self.clock() + timedelta(seconds=seconds) if seconds and not finished else None
-            claimed = s.execute(
-                update(GameRow)
-                .where(GameRow.id == game_id, GameRow.version == old_version)
-                .values(
-                    version=old_version + 1,
-                    state=done.state,
-                    phase=next_phase,
-                    phase_index=index + 1,
-                    status="finished" if finished else "active",
-                    deadline=deadline,
-                    result={"winners": done.winners} if finished else None,
-                    warned_phase=self._unwarned(index + 1, deadline),
-                )
-                .execution_options(synchronize_session=False)
-            )
-            # Another processor moved the game on first.
-            if claimed.rowcount != 1:  # type: ignore[attr-defined]
-                s.rollback()
-                return None
-            s.add(
-                PhaseRow(
-                    game_id=game_id,
-                    phase_index=index,
-                    phase=done.phase,
-                    record={"position": done.position, "orders": orders, "results": done.results},
-                    processed_at=self.clock(),
-                )
-            )
-            s.execute(
-                update(SeatRow)
-                .where(SeatRow.game_id == game_id, SeatRow.kind != "bot")
-                .values(ready=False)
-                .execution_options(synchronize_session=False)
-            )
-            if not finished:
-                self._bots_order(s, game_id, game.family, done.state, index + 1)
-            # A phase that only bots act in is processable at once: the scheduler is told to.
-            only_bots = bool(upcoming.seats) and all(
-                seat in seats and seats[seat].kind == "bot" for seat in upcoming.seats
-            )
-            self._announce(
-                s,
-                Change(
-                    game_id,
-                    old_version + 1,
-                    next_phase,
-                    "finished" if finished else "active",
-                    unix_time(deadline),
-                    due=only_bots and not finished,
-                ),
-            )
-            return game.family, lag, index
+            self.notices.in_transaction(conn, [change])
+        self.notices.committed([change])
+        return True
 
 
 def _changes(session: Session) -> list[Change]:
     """The changes a transaction made, as announced (:meth:`GameService._changed`)."""
-    out = []
-    for item, due in session.info.pop("changed", {}).values():
-        if isinstance(item, Change):
-            out.append(item)
-        else:
-            out.append(Change(item.id, item.version, item.phase, item.status, unix_time(item.deadline), due))
-    return out
+    return [
+        Change(game.id, game.version, game.phase, game.status, unix_time(game.deadline), due)
+        for game, due in session.info.pop("changed", {}).values()
+    ]
