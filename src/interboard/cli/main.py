@@ -319,7 +319,7 @@ def serve(
         import uvicorn
         from sqlalchemy.exc import SQLAlchemyError
 
-        from ..service.api import ENVIRONMENT, create_app, serving_config
+        from ..service.api import ENVIRONMENT, create_app, serving_config, settle_for_serving
         from ..service.limits import Rate, RateLimits
         from ..service.mail import MailConfig
         from ..service.observe import log_config
@@ -364,6 +364,7 @@ def serve(
     try:
         if workers == 1:
             application: Any = create_app(url, sweep=sweep, limits=limits, mail=mail)
+            settle_for_serving()
         else:
             # Each worker process makes its app from the environment; the database is opened (and
             # migrated) here first, so that a wrong URL is said once, before any worker starts.
