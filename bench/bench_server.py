@@ -695,7 +695,8 @@ class PassResult:
     wall: float = 0.0
     runqueue: float = 0.0
     statements: int = 0
-    """SQL statements sent through SQLAlchemy (not counting PostgreSQL's BEGIN, COMMIT, pre-ping)."""
+    """SQL statements sent through SQLAlchemy or on the driver's cursor (``prepared.py``); not
+    counting PostgreSQL's BEGIN, COMMIT, pre-ping."""
     transactions: int = 0
     """Connections checked out of the pool: one per transaction."""
     split: dict[str, float] = field(default_factory=dict)
@@ -783,8 +784,17 @@ def service_pass(db_url: str, games: int, seconds: float, args: argparse.Namespa
         def count_checkout(*_: Any) -> None:
             out.transactions += 1
 
+        from interboard.service.prepared import Prepared
+
+        run_prepared = Prepared._execute
+
+        def count_prepared(self: Prepared, *a: Any) -> Any:
+            count_statement()
+            return run_prepared(self, *a)
+
         event.listen(engine, "before_cursor_execute", count_statement)
         event.listen(engine.pool, "checkout", count_checkout)
+        Prepared._execute = count_prepared  # type: ignore[method-assign]
         timers.install()
         t0 = time.perf_counter()
         try:
@@ -792,6 +802,7 @@ def service_pass(db_url: str, games: int, seconds: float, args: argparse.Namespa
         finally:
             timers.remove()
             event.remove(engine, "before_cursor_execute", count_statement)
+            Prepared._execute = run_prepared  # type: ignore[method-assign]
             event.remove(engine.pool, "checkout", count_checkout)
         out.seconds = time.perf_counter() - t0
         rules = sum(timers.exclusive[c] for c in RULES)

@@ -46,6 +46,7 @@ from ..games.protocol import FamilyError
 from .cache import Lru, NotKept, without_rules
 from .models import GameRow, MessageRow, OrdersRow, PhaseRow, SeatRow
 from .notices import Change, Notices, unix_time
+from .prepared import Prepared
 from .security import hash_token, new_token, token_matches
 from .store import BUSY_WAIT_OFF
 
@@ -101,41 +102,55 @@ class Head:
     result: dict[str, Any] | None
 
 
-HEAD_OF_GAME = select(*(getattr(GameRow, f.name) for f in fields(Head))).where(
-    GameRow.id == bindparam("game_id")
-)
-SEATS_OF_GAME = (
+class SeatLine(NamedTuple):
+    """A seat as processing and the public view read it."""
+
+    seat: str
+    kind: str
+    player: str
+    ready: bool
+
+
+_HEAD = select(*(getattr(GameRow, f.name) for f in fields(Head))).where(GameRow.id == bindparam("game_id"))
+HEAD_OF_GAME = Prepared(_HEAD, Head)
+SEATS_OF_GAME = Prepared(
     select(SeatRow.seat, SeatRow.kind, SeatRow.player, SeatRow.ready)
     .where(SeatRow.game_id == bindparam("game_id"))
-    .order_by(SeatRow.id)
+    .order_by(SeatRow.id),
+    SeatLine,
 )
-HEAD_AND_SEAT = (
-    select(*HEAD_OF_GAME.selected_columns, SeatRow.seat, SeatRow.player, SeatRow.ready, SeatRow.draw_vote)
+_HEAD_AND_SEAT = (
+    select(*_HEAD.selected_columns, SeatRow.seat, SeatRow.player, SeatRow.ready, SeatRow.draw_vote)
     .select_from(GameRow)
     .outerjoin(SeatRow, and_(SeatRow.game_id == GameRow.id, SeatRow.token_hash == bindparam("token_hash")))
     .where(GameRow.id == bindparam("game_id"))
 )
+HEAD_AND_SEAT = Prepared(_HEAD_AND_SEAT)
 """The game's head and the token's seat (NULLs: the token holds none) in one statement."""
-HEAD_AND_SEAT_FOR_UPDATE = HEAD_AND_SEAT.with_for_update(of=GameRow)
+HEAD_AND_SEAT_FOR_UPDATE = Prepared(_HEAD_AND_SEAT.with_for_update(of=GameRow))
 HEAD_WIDTH = len(fields(Head))
-STATE_OF_PHASE = select(GameRow.state).where(
-    GameRow.id == bindparam("game_id"), GameRow.phase_index == bindparam("phase_index")
+STATE_OF_PHASE = Prepared(
+    select(GameRow.state).where(
+        GameRow.id == bindparam("game_id"), GameRow.phase_index == bindparam("phase_index")
+    )
 )
-ORDERS_OF_PHASE = select(OrdersRow.seat, OrdersRow.orders).where(
-    OrdersRow.game_id == bindparam("game_id"), OrdersRow.phase_index == bindparam("phase_index")
+ORDERS_OF_PHASE = Prepared(
+    select(OrdersRow.seat, OrdersRow.orders).where(
+        OrdersRow.game_id == bindparam("game_id"), OrdersRow.phase_index == bindparam("phase_index")
+    )
 )
-LAST_MESSAGE = select(func.max(MessageRow.id)).where(MessageRow.game_id == bindparam("game_id"))
-BUMP_VERSION = (
+LAST_MESSAGE = Prepared(select(func.max(MessageRow.id)).where(MessageRow.game_id == bindparam("game_id")))
+BUMP_VERSION = Prepared(
     update(GameRow)
     .where(GameRow.id == bindparam("game_id"), GameRow.version == bindparam("seen"))
     .values(version=bindparam("bumped"))
 )
-SET_READY = (
+SET_READY = Prepared(
     update(SeatRow)
     .where(SeatRow.game_id == bindparam("in_game"), SeatRow.seat == bindparam("seat_name"))
     .values(ready=bindparam("is_ready"))
 )
-REPLACE_ORDERS = (
+REPLACE_ORDERS = Prepared(
     update(OrdersRow)
     .where(
         OrdersRow.game_id == bindparam("in_game"),
@@ -145,7 +160,7 @@ REPLACE_ORDERS = (
     .values(orders=bindparam("given", type_=OrdersRow.orders.type), submitted_at=bindparam("at"))
 )
 ADD_ORDERS = insert(OrdersRow)
-ADVANCE_GAME = (
+ADVANCE_GAME = Prepared(
     update(GameRow)
     .where(GameRow.id == bindparam("game_id"), GameRow.version == bindparam("seen"))
     .values(
@@ -159,7 +174,7 @@ ADVANCE_GAME = (
         warned_phase=bindparam("warned"),
     )
 )
-EXTEND_ONCE = (
+EXTEND_ONCE = Prepared(
     update(GameRow)
     .where(GameRow.id == bindparam("game_id"), GameRow.version == bindparam("seen"))
     .values(
@@ -169,11 +184,12 @@ EXTEND_ONCE = (
     )
 )
 ADD_PHASE = insert(PhaseRow)
-UNREADY_PLAYERS = (
+UNREADY_PLAYERS = Prepared(
     update(SeatRow).where(SeatRow.game_id == bindparam("in_game"), SeatRow.kind != "bot").values(ready=False)
 )
-"""The statements of the seats' frequent reads and writes, built once: building one costs more
-than running it. (A statement that sets a column cannot name a parameter after it.)"""
+"""The statements of the seats' frequent reads and writes and of processing, built once (building
+one costs more than running it) and run on the driver's cursor (``prepared.py``). (A statement that
+sets a column cannot name a parameter after it.)"""
 
 
 class SeatFacts(NamedTuple):
@@ -212,8 +228,8 @@ class _Plan:
     head: Head
     phase: PhaseFacts
     acting: set[str]
-    seats: dict[str, Any]
-    """The game's seats by name: rows of ``SEATS_OF_GAME``."""
+    seats: dict[str, SeatLine]
+    """The game's seats by name."""
     orders: dict[str, list[str]]
     """The acting seats' orders, the late bots' included."""
     late_bots: dict[str, list[str]]
@@ -483,12 +499,11 @@ class GameService:
         ``lock``: the game's row is locked (PostgreSQL) until the transaction ends."""
         if not token:
             # A game that does not exist is said first (404), then the missing token (401).
-            row = s.execute(HEAD_OF_GAME, {"game_id": game_id}).first()
-            if row is None:
+            if HEAD_OF_GAME.first(s, {"game_id": game_id}) is None:
                 raise NotFound(f"no game {game_id!r}")
             raise Unauthorized("this needs a seat's token (Authorization: Bearer <token>)")
         statement = HEAD_AND_SEAT_FOR_UPDATE if lock and self.locking else HEAD_AND_SEAT
-        row = s.execute(statement, {"game_id": game_id, "token_hash": hash_token(token)}).first()
+        row = statement.first(s, {"game_id": game_id, "token_hash": hash_token(token)})
         if row is None:
             raise NotFound(f"no game {game_id!r}")
         if row[HEAD_WIDTH] is None:
@@ -820,8 +835,8 @@ class GameService:
             if any(err is not None for err in checks):
                 raise Invalid("some orders were refused; none was stored", report)
             now = self.clock()
-            replaced = conn.execute(
-                REPLACE_ORDERS,
+            replaced = REPLACE_ORDERS.run(
+                conn,
                 {
                     "in_game": game_id,
                     "index": game.phase_index,
@@ -830,7 +845,7 @@ class GameService:
                     "at": now,
                 },
             )
-            if replaced.rowcount == 0:
+            if replaced == 0:
                 conn.execute(
                     ADD_ORDERS,
                     {
@@ -878,7 +893,7 @@ class GameService:
                 raise Conflict(f"the game is {game.status}")
             if phase != game.phase:
                 raise Conflict(f"this is for {phase}, but the game is in {game.phase}")
-            conn.execute(SET_READY, {"in_game": game_id, "seat_name": seat.seat, "is_ready": ready})
+            SET_READY.run(conn, {"in_game": game_id, "seat_name": seat.seat, "is_ready": ready})
             return self._may_be_due(conn, game)
 
         return self._quick_seat_write(game_id, token, write, at_once)
@@ -919,10 +934,10 @@ class GameService:
                 if len(phases_seen) > 1:
                     raise Conflict(f"the phase was processed meanwhile; it is now {game.phase}")
                 out = write(conn, game, seat)
-                bumped = conn.execute(
-                    BUMP_VERSION, {"game_id": game_id, "seen": game.version, "bumped": game.version + 1}
+                bumped = BUMP_VERSION.run(
+                    conn, {"game_id": game_id, "seen": game.version, "bumped": game.version + 1}
                 )
-                if bumped.rowcount != 1:  # another process wrote first: nothing of this is kept
+                if bumped != 1:  # another process wrote first: nothing of this is kept
                     raise LostRace()
                 change = Change(game_id, game.version + 1, game.phase, game.status, unix_time(game.deadline))
                 self.notices.in_transaction(conn, [change])
@@ -1008,7 +1023,7 @@ class GameService:
             return [self._summary(s, g) for g in rows]
 
     def _summary(self, s: Reader, g: GameRow | Head) -> dict[str, Any]:
-        seats = s.execute(SEATS_OF_GAME, {"game_id": g.id})
+        seats = SEATS_OF_GAME.all(s, {"game_id": g.id})
         deadline = g.deadline
         return {
             "id": g.id,
@@ -1063,16 +1078,16 @@ class GameService:
 
     def _head(self, s: Reader, game_id: str) -> Head:
         """The game's row but its state (which :meth:`_phase` reads once a phase)."""
-        row = s.execute(HEAD_OF_GAME, {"game_id": game_id}).first()
-        if row is None:
+        head: Head | None = HEAD_OF_GAME.first(s, {"game_id": game_id})
+        if head is None:
             raise NotFound(f"no game {game_id!r}")
-        return Head(*row)
+        return head
 
     def _phase(self, s: Reader, head: Head | GameRow) -> PhaseFacts:
         """The state of the game's phase and what its rules say of it, read once a phase."""
 
         def read() -> PhaseFacts:
-            state = s.scalar(STATE_OF_PHASE, {"game_id": head.id, "phase_index": head.phase_index})
+            state = STATE_OF_PHASE.scalar(s, {"game_id": head.id, "phase_index": head.phase_index})
             if state is None:  # processed since the head was read
                 raise MovedOn()
             family = get_family(head.family)
@@ -1098,10 +1113,10 @@ class GameService:
             out["acting"] = list(phase.acting) if head.status == "active" else []
             out["pending"] = phase.pending
             out["seed_chosen"] = bool(head.settings.get("seed_chosen", False))
-            rows = s.execute(ORDERS_OF_PHASE, {"game_id": head.id, "phase_index": head.phase_index})
+            rows = ORDERS_OF_PHASE.all(s, {"game_id": head.id, "phase_index": head.phase_index})
             orders = {seat: list(given) for seat, given in rows}
             out["submitted"] = sorted(orders)  # who has ordered, never what
-            return Snapshot(out, orders, s.scalar(LAST_MESSAGE, {"game_id": head.id}) or 0)
+            return Snapshot(out, orders, LAST_MESSAGE.scalar(s, {"game_id": head.id}) or 0)
 
         return self._versions.get((head.id, head.version), read)
 
@@ -1328,7 +1343,7 @@ class GameService:
         if head.deadline is not None and head.deadline <= self.clock():
             return True
         acting = set(self._phase(conn, head).acting)
-        seats = [r for r in conn.execute(SEATS_OF_GAME, {"game_id": head.id}) if r.seat in acting]
+        seats = [r for r in SEATS_OF_GAME.all(conn, {"game_id": head.id}) if r.seat in acting]
         if any(r.kind == "bot" and r.player for r in seats):
             return True  # a named bot given the seat mid-phase orders in the locked transaction
         return all(r.ready or r.kind == "bot" for r in seats)
@@ -1365,7 +1380,7 @@ class GameService:
             return None
         phase = self._phase(conn, head)
         acting = set(phase.acting)
-        seats = {r.seat: r for r in conn.execute(SEATS_OF_GAME, {"game_id": game_id})}
+        seats = {r.seat: r for r in SEATS_OF_GAME.all(conn, {"game_id": game_id})}
         all_ready = all(seats[p].ready or seats[p].kind == "bot" for p in acting if p in seats)
         now = self.clock()
         passed = head.deadline is not None and head.deadline <= now
@@ -1373,7 +1388,7 @@ class GameService:
             if head.deadline is None:
                 self._waiting[game_id] = head.version
             return None
-        rows = conn.execute(ORDERS_OF_PHASE, {"game_id": game_id, "phase_index": head.phase_index})
+        rows = ORDERS_OF_PHASE.all(conn, {"game_id": game_id, "phase_index": head.phase_index})
         orders = {seat: list(given) for seat, given in rows if seat in acting}
         # Named bots that have not ordered yet (a seat given to a bot mid-phase) order now.
         late_bots = {
@@ -1414,8 +1429,8 @@ class GameService:
         )
         now = self.clock()
         with self._writer(), self.engine.begin() as conn:
-            claimed = conn.execute(
-                ADVANCE_GAME,
+            claimed = ADVANCE_GAME.run(
+                conn,
                 {
                     "game_id": head.id,
                     "seen": head.version,
@@ -1429,7 +1444,7 @@ class GameService:
                     "warned": self._unwarned(index + 1, deadline),
                 },
             )
-            if claimed.rowcount != 1:  # the game changed since it was read: nothing is kept
+            if claimed != 1:  # the game changed since it was read: nothing is kept
                 conn.rollback()
                 return False
             record = {"position": done.position, "orders": plan.orders, "results": done.results}
@@ -1443,7 +1458,7 @@ class GameService:
                     "processed_at": now,
                 },
             )
-            conn.execute(UNREADY_PLAYERS, {"in_game": head.id})
+            UNREADY_PLAYERS.run(conn, {"in_game": head.id})
             stored = [(index, plan.late_bots), (index + 1, next_bots)]
             rows = [
                 {"game_id": head.id, "phase_index": i, "seat": p, "orders": o, "submitted_at": now}
@@ -1473,8 +1488,8 @@ class GameService:
         deadline = self.clock() + timedelta(seconds=seconds)
         change = Change(head.id, head.version + 1, head.phase, head.status, unix_time(deadline))
         with self._writer(), self.engine.begin() as conn:
-            extended = conn.execute(
-                EXTEND_ONCE,
+            extended = EXTEND_ONCE.run(
+                conn,
                 {
                     "game_id": head.id,
                     "seen": head.version,
@@ -1483,7 +1498,7 @@ class GameService:
                     "new_deadline": deadline,
                 },
             )
-            if extended.rowcount != 1:
+            if extended != 1:
                 conn.rollback()
                 return None
             self.notices.in_transaction(conn, [change])

@@ -1,0 +1,131 @@
+"""The seats' hot statements, run on the database driver's own cursor.
+
+SQLAlchemy runs a cached Core statement in about 100 µs of Python (an execution context, the
+parameters' and the result's processing set up anew); the driver's own call takes about 15 µs on
+SQLite. A seat's request runs one to four such statements, so that difference was the largest part
+of a cached seat view. A :class:`Prepared` statement is compiled by SQLAlchemy once per dialect:
+the SQL text, the order of its parameters and each type's conversions (JSON, dates, booleans). It is
+then run on the cursor of the connection that SQLAlchemy checked out, inside the transaction that
+SQLAlchemy began and will end: the same SQL, the same transaction, the same values. A driver's
+error is raised as SQLAlchemy's own (``OperationalError`` for "database is locked", ...), as if
+SQLAlchemy had run the statement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection
+from sqlalchemy.engine import Dialect
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import Session
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.expression import ClauseElement
+
+Convert = Callable[[Any], Any] | None
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    """One statement compiled for one dialect."""
+
+    sql: str
+    order: tuple[str, ...] | None
+    """The parameters' names in the order the SQL takes them; ``None``: by name (PostgreSQL)."""
+    fixed: dict[str, Any]
+    """Values written into the statement (``kind != 'bot'``), by parameter name."""
+    binds: Mapping[str, Convert]
+    results: tuple[Convert, ...]
+
+    @classmethod
+    def of(cls, statement: ClauseElement, dialect: Dialect) -> _Compiled:
+        compiled = statement.compile(dialect=dialect)
+        assert isinstance(compiled, SQLCompiler)
+        if compiled.escaped_bind_names:
+            raise ValueError(
+                f"parameter names the driver cannot take as they are: {compiled.escaped_bind_names}"
+            )
+        binds = {
+            name: bind.type.dialect_impl(dialect).bind_processor(dialect)
+            for name, bind in compiled.binds.items()
+        }
+        fixed = {name: bind.value for name, bind in compiled.binds.items() if not bind.required}
+        columns = getattr(statement, "selected_columns", ())
+        results = tuple(c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns)
+        order = tuple(compiled.positiontup or ()) if compiled.positional else None
+        return cls(str(compiled), order, fixed, binds, results)
+
+    def parameters(self, given: Mapping[str, Any]) -> Sequence[Any] | dict[str, Any]:
+        values = {**self.fixed, **given}
+        for name, convert in self.binds.items():
+            if convert is not None:
+                values[name] = convert(values[name])
+        if self.order is None:
+            return values
+        return tuple(values[name] for name in self.order)
+
+    def row(self, raw: Sequence[Any]) -> tuple[Any, ...]:
+        return tuple(v if f is None or v is None else f(v) for f, v in zip(self.results, raw, strict=True))
+
+
+def _values(*values: Any) -> tuple[Any, ...]:
+    return values
+
+
+class Prepared:
+    """A Core statement run on the driver's cursor; ``row``: what each result row is made into (a
+    named tuple's class, say; by default a tuple)."""
+
+    def __init__(self, statement: ClauseElement, row: Callable[..., Any] = _values) -> None:
+        self.statement = statement
+        self._row = row
+        self._compiled: dict[tuple[str, str], _Compiled] = {}
+
+    def _execute(self, on: Connection | Session, params: Mapping[str, Any]) -> tuple[Any, _Compiled]:
+        conn = on.connection() if isinstance(on, Session) else on
+        dialect = conn.dialect
+        key = (dialect.name, dialect.driver)
+        compiled = self._compiled.get(key)
+        if compiled is None:
+            compiled = self._compiled[key] = _Compiled.of(self.statement, dialect)
+        parameters = compiled.parameters(params)
+        cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        try:
+            cursor.execute(compiled.sql, parameters)
+        except dialect.loaded_dbapi.Error as exc:
+            cursor.close()
+            raise DBAPIError.instance(compiled.sql, parameters, exc, dialect.loaded_dbapi.Error) from exc
+        return cursor, compiled
+
+    def all(self, on: Connection | Session, params: Mapping[str, Any]) -> list[Any]:
+        cursor, compiled = self._execute(on, params)
+        try:
+            return [self._row(*compiled.row(raw)) for raw in cursor.fetchall()]
+        finally:
+            cursor.close()
+
+    def first(self, on: Connection | Session, params: Mapping[str, Any]) -> Any:
+        cursor, compiled = self._execute(on, params)
+        try:
+            raw = cursor.fetchone()
+        finally:
+            cursor.close()
+        return None if raw is None else self._row(*compiled.row(raw))
+
+    def scalar(self, on: Connection | Session, params: Mapping[str, Any]) -> Any:
+        cursor, compiled = self._execute(on, params)
+        try:
+            raw = cursor.fetchone()
+        finally:
+            cursor.close()
+        return None if raw is None else compiled.row(raw)[0]
+
+    def run(self, on: Connection | Session, params: Mapping[str, Any]) -> int:
+        """Run an UPDATE or DELETE: the number of rows it matched."""
+        cursor, _ = self._execute(on, params)
+        try:
+            return int(cursor.rowcount)
+        finally:
+            cursor.close()
