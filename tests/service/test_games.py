@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, func, select
 
-from interboard.service.games import Conflict, GameService, Invalid, NewGame
+from interboard.service.cache import NotKept
+from interboard.service.games import Conflict, GameService, Invalid, NewGame, WouldWait
 from interboard.service.models import PhaseRow
 from interboard.service.store import open_store
 
@@ -288,8 +289,10 @@ def test_a_view_made_without_the_rules_is_the_view_made_afresh(store: Engine) ->
     gid, tokens, _ = _game(service)
     france = tokens["FRANCE"]
     cold = GameService(store)  # another process: the phase is not described there yet
-    assert cold.without_rules(cold.seat_view, gid, france) is None
-    assert cold.without_rules(cold.options, gid, france) is None
+    for read in (cold.seat_view, cold.options):
+        with pytest.raises(NotKept) as missing:
+            cold.without_rules(read, gid, france)
+        assert missing.value.make is None  # the phase's state is read with its description
     made = cold.seat_view(gid, france)
     assert cold.without_rules(cold.seat_view, gid, france) == made == service.seat_view(gid, france)
     assert service.without_rules(service.seat_view, gid, france) == made
@@ -303,13 +306,18 @@ def test_a_view_made_without_the_rules_is_the_view_made_afresh(store: Engine) ->
     assert view["submitted"] == ["FRANCE"] and view != made
     assert service.without_rules(service.public_view, gid) == fresh.public_view(gid)
     # The tree for the orders now saved is the rules' work: made once, then kept.
-    assert service.without_rules(service.options, gid, france) is None
-    service.options(gid, france)
+    with pytest.raises(NotKept) as missing:
+        service.without_rules(service.options, gid, france)
+    assert missing.value.make is not None
+    maker = threading.Thread(target=missing.value.make)  # made anywhere, without the read
+    maker.start()
+    maker.join(10)
     assert service.without_rules(service.options, gid, france) == fresh.options(gid, france)
     for power in POWERS:
         service.set_ready(gid, tokens[power], "S1901M", True)
     assert service.try_process(gid)
-    assert service.without_rules(service.seat_view, gid, france) is None  # a new phase to describe
+    with pytest.raises(NotKept):  # a new phase to describe
+        service.without_rules(service.seat_view, gid, france)
 
 
 def test_a_ready_that_leaves_others_to_wait_for_processes_nothing_and_the_last_one_processes(
@@ -328,8 +336,9 @@ def test_a_ready_that_leaves_others_to_wait_for_processes_nothing_and_the_last_o
 
 def test_a_write_at_once_never_waits_and_leaves_the_seat_as_it_was_when_it_would(tmp_path: Path) -> None:
     """The event loop's writes (:meth:`GameService.set_ready_at_once`, :meth:`submit_at_once`) are
-    done only when nothing is to wait for; else they say so (``None``) and write nothing, and the
-    worker thread's write waits as before (the connection's busy timeout is set back)."""
+    done only when nothing is to wait for; else they say so (:class:`WouldWait`, or ``None`` where
+    the rules must describe the phase first) and write nothing, and the worker thread's write
+    waits as before (the connection's busy timeout is set back)."""
     url = f"sqlite:///{tmp_path / 'g.sqlite'}"
     service = GameService(open_store(url))
     gid, tokens, _ = _game(service)
@@ -350,8 +359,10 @@ def test_a_write_at_once_never_waits_and_leaves_the_seat_as_it_was_when_it_would
     holder.start()
     held.wait(10)
     try:
-        assert service.set_ready_at_once(gid, france, "S1901M", True) is None
-        assert service.submit_at_once(gid, france, "S1901M", ["A Par - Bur"]) is None
+        with pytest.raises(WouldWait):
+            service.set_ready_at_once(gid, france, "S1901M", True)
+        with pytest.raises(WouldWait):
+            service.submit_at_once(gid, france, "S1901M", ["A Par - Bur"])
     finally:
         release.set()
         holder.join(10)
@@ -359,8 +370,10 @@ def test_a_write_at_once_never_waits_and_leaves_the_seat_as_it_was_when_it_would
     other = sqlite3.connect(tmp_path / "g.sqlite", check_same_thread=False)
     other.execute("BEGIN IMMEDIATE")
     started = time.monotonic()
-    assert service.set_ready_at_once(gid, france, "S1901M", True) is None
-    assert service.submit_at_once(gid, france, "S1901M", ["A Par - Bur"]) is None
+    with pytest.raises(WouldWait):
+        service.set_ready_at_once(gid, france, "S1901M", True)
+    with pytest.raises(WouldWait):
+        service.submit_at_once(gid, france, "S1901M", ["A Par - Bur"])
     assert time.monotonic() - started < 1.0
     view = service.seat_view(gid, france)
     assert not view["seat"]["ready"] and view["seat"]["orders"] == []

@@ -34,7 +34,17 @@ from starlette.types import Scope
 from ..games import families
 from . import account_api
 from .accounts import AccountNotices, AccountService
-from .games import MAX_DEADLINE, MAX_MESSAGE, MAX_ORDERS, GameService, NewGame, ServiceError
+from .cache import NotKept
+from .games import (
+    MAX_DEADLINE,
+    MAX_MESSAGE,
+    MAX_ORDERS,
+    SEAT_WRITE_ATTEMPTS,
+    GameService,
+    NewGame,
+    ServiceError,
+    WouldWait,
+)
 from .http import BODY_ERRORS, MAX_BODY, LimitBody, SecurityHeaders, SessionToken, Token, errors
 from .limits import (
     UNLIMITED_PATHS,
@@ -62,6 +72,10 @@ DEFAULT_SWEEP_S = 60.0
 STREAM_RECHECK_S = 30.0
 """How often an event stream with no notice looks at its game anyway."""
 T = TypeVar("T")
+AT_ONCE_PATIENCE_S = 1.0
+"""How long a write on the event loop keeps trying again while another thread or process holds the
+lock it needs (in steps growing from half a millisecond to 20), before it goes to a worker thread,
+which waits for the lock."""
 PHASE_MAX = 64
 """The longest decision point name (as the database stores it)."""
 
@@ -212,10 +226,48 @@ def create_app(
         """A view's answer: on the event loop if the database is quick to read and the rules have
         nothing to work out (a thread hop costs more than such a view); else in a worker thread."""
         if service.local_file:
-            quick = service.without_rules(read, *args)
-            if quick is not None:
-                return quick
+            for _ in range(2):
+                try:
+                    return service.without_rules(read, *args)
+                except NotKept as missing:
+                    if missing.make is None:
+                        break
+                    # Only the rules' work goes to the thread: there it holds the interpreter
+                    # while it runs, where reads would give it up and wait for it at each call.
+                    await run_in_threadpool(missing.make)
         return await run_in_threadpool(read, *args)
+
+    async def at_once(write: Callable[..., T | None], *args: Any) -> T | None:
+        """``write(*args)`` on the event loop, tried again while a lock is held (:class:`WouldWait`):
+        a worker thread would wait for the lock just as long, and its every call into SQLite would
+        then wait for the event loop to let go of the interpreter. ``None``: the write needs a
+        worker thread (the rules must describe the phase first, or the lock stayed held)."""
+        delay, waited = 0.0005, 0.0
+        while True:
+            try:
+                return write(*args)
+            except WouldWait:
+                if waited >= AT_ONCE_PATIENCE_S:
+                    return None
+                await asyncio.sleep(delay)
+                waited += delay
+                delay = min(2 * delay, 0.02)
+
+    async def process_at_once(game_id: str) -> bool:
+        """Process the game's due phase: the rules work it out in a worker thread, and the event
+        loop claims the game with it (:meth:`GameService.claim`). Whether this call processed it."""
+        index: int | None = None
+        for _ in range(SEAT_WRITE_ATTEMPTS):
+            outcome = await run_in_threadpool(service.work_out, game_id)
+            if outcome is None or (index is not None and outcome.index != index):
+                return False  # not due, or another processor moved the game on
+            index = outcome.index
+            claimed = await at_once(service.claim, outcome, True)
+            if claimed is None:
+                claimed = await run_in_threadpool(service.claim, outcome)
+            if claimed:
+                return True
+        return False
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -368,7 +420,7 @@ def create_app(
     async def orders(game_id: GameId, body: OrdersBody, token: Token) -> list[dict[str, Any]]:
         """422 also when the rules refuse an order: ``details`` then says what is wrong with each."""
         if service.local_file:
-            report = service.submit_at_once(game_id, token, body.phase, body.orders)
+            report = await at_once(service.submit_at_once, game_id, token, body.phase, body.orders)
             if report is not None:
                 return report
         return await run_in_threadpool(service.submit, game_id, token, body.phase, body.orders)
@@ -380,9 +432,9 @@ def create_app(
     @app.put("/api/games/{game_id}/ready", responses=seat_body)
     async def ready(game_id: GameId, body: PhaseFlagBody, token: Token) -> dict[str, bool]:
         if service.local_file:
-            due = service.set_ready_at_once(game_id, token, body.phase, body.value)
+            due = await at_once(service.set_ready_at_once, game_id, token, body.phase, body.value)
             if due is not None:
-                processed = due and await run_in_threadpool(service.try_process, game_id)
+                processed = due and await process_at_once(game_id)
                 return {"ready": body.value, "processed": processed}
         processed = await run_in_threadpool(service.ready, game_id, token, body.phase, body.value)
         return {"ready": body.value, "processed": processed}

@@ -13,7 +13,8 @@ is taken from here. Entries past the size are dropped, least recently used first
 A read may be asked not to run the game's rules (:func:`without_rules`): a missing entry that the
 rules make (``Lru(size, rules=True)``) then raises :class:`NotKept` instead of being made, so the
 caller can make it elsewhere. The server answers such reads on its event loop when the database is
-a local file, and hands the others to a worker thread.
+a local file. It hands the others to a worker thread: only the missing entry's making where that
+needs nothing of the read (:attr:`NotKept.make`; then it reads again), else the whole read.
 """
 
 from __future__ import annotations
@@ -32,6 +33,12 @@ _without_rules: ContextVar[bool] = ContextVar("without_rules", default=False)
 
 class NotKept(Exception):
     """A read under :func:`without_rules` needs what only the rules make, and it is not kept."""
+
+    def __init__(self, key: Hashable, make: Callable[[], None] | None = None) -> None:
+        super().__init__(key)
+        self.make = make
+        """Makes and keeps the missing entry, in any thread; ``None``: its making needs the read
+        itself (its database connection), so the whole read must run elsewhere."""
 
 
 @contextmanager
@@ -57,7 +64,9 @@ class Lru(Generic[V]):
         self.hits = 0
         self.misses = 0
 
-    def get(self, key: Hashable, make: Callable[[], V]) -> V:
+    def get(self, key: Hashable, make: Callable[[], V], standalone: bool = False) -> V:
+        """The value kept under ``key``, else ``make()`` kept. ``standalone``: ``make`` needs
+        nothing of the caller's read (no database connection), so :class:`NotKept` offers it."""
         with self._lock:
             if key in self._items:
                 self._items.move_to_end(key)
@@ -65,14 +74,17 @@ class Lru(Generic[V]):
                 return self._items[key]
             self.misses += 1
         if self.rules and _without_rules.get():
-            raise NotKept(key)
+            raise NotKept(key, (lambda: self._keep(key, make())) if standalone else None)
         value = make()  # outside the lock: making may read the database
+        self._keep(key, value)
+        return value
+
+    def _keep(self, key: Hashable, value: V) -> None:
         with self._lock:
             self._items[key] = value
             self._items.move_to_end(key)
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
-        return value
 
     def __len__(self) -> int:
         return len(self._items)

@@ -239,6 +239,25 @@ class _Plan:
     """Seconds past the deadline (``None``: not past one)."""
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """A phase worked out by its rules (:meth:`GameService.work_out`), not written yet."""
+
+    game_id: str
+    family: str
+    index: int
+    """The index of the phase worked out."""
+    lag: float | None
+    """Seconds past the deadline (``None``: not past one)."""
+    advance: dict[str, Any]
+    """The parameters of ``ADVANCE_GAME``: the game's next state, claimed at the version read."""
+    played: dict[str, Any]
+    """The row of the phase played (``ADD_PHASE``)."""
+    bots_orders: list[dict[str, Any]]
+    """Orders of named bots to store: late ones for this phase, and the next phase's."""
+    change: Change
+
+
 class ServiceError(Exception):
     """A refused request; ``status`` is the HTTP status the API answers with."""
 
@@ -284,7 +303,8 @@ class LostRace(Exception):
 
 
 class WouldWait(Exception):
-    """A write asked to be done at once would wait for a lock."""
+    """A write asked to be done at once would wait for a lock: nothing was written. Another
+    thread or process is writing; try again in a moment."""
 
 
 def _no_busy_wait(conn: Connection) -> None:
@@ -381,6 +401,7 @@ class GameService:
         self._versions: Lru[Snapshot] = Lru(VERSIONS_KEPT)
         self._letters: Lru[list[dict[str, Any]]] = Lru(VERSIONS_KEPT)
         self._trees: Lru[dict[str, Any]] = Lru(VERSIONS_KEPT, rules=True)
+        self._verdicts: Lru[list[str | None]] = Lru(VERSIONS_KEPT)
         """What requests read again and again (``cache.py``): never stale, by their keys."""
         self._waiting: dict[str, int] = {}
         """Games without a deadline found not processable, with the version then: a sweep passes
@@ -428,6 +449,20 @@ class GameService:
             yield
         finally:
             lock.release()  # type: ignore[attr-defined]
+
+    @contextmanager
+    def _write_tx(self, at_once: bool = False) -> Iterator[Connection]:
+        """A write transaction on a plain connection, holding the process's writer lock (SQLite).
+        ``at_once``: :class:`WouldWait` rather than wait, for the writer lock or the file's."""
+        try:
+            with self._writer(at_once), self.engine.begin() as conn:
+                if at_once:
+                    _no_busy_wait(conn)
+                yield conn
+        except OperationalError as exc:
+            if at_once and "locked" in str(exc.orig):  # another process is writing
+                raise WouldWait() from None
+            raise
 
     def _seat_write(self, game_id: str, write: Callable[[Session, GameRow], T]) -> T:
         """Run a seat's small write (ready, draw vote, press) in a transaction on the locked game.
@@ -819,21 +854,16 @@ class GameService:
     ) -> list[dict[str, Any]]:
         if len(orders) > MAX_ORDERS:
             raise Invalid(f"at most {MAX_ORDERS} orders")
+        # Checked before the write, without its lock: the verdicts depend only on the phase, and
+        # the write stores them only if the game is still in the phase they were given in.
+        checked_in = self._read(lambda conn: self._check_orders(conn, game_id, token, phase, orders))
 
         def write(conn: Connection, game: Head, seat: Any) -> list[dict[str, Any]]:
             if game.status != "active":
                 raise Conflict(f"the game is {game.status}: no orders now")
-            if phase != game.phase:
+            if phase != game.phase or game.phase_index != checked_in:
                 raise Conflict(f"these orders are for {phase}, but the game is in {game.phase}")
-            phase_facts = self._phase(conn, game)
-            if seat.seat not in phase_facts.acting:
-                raise Conflict(f"{seat.seat} has nothing to order in {game.phase}")
-            checks = get_family(game.family).check(phase_facts.state, seat.seat, orders)
-            report = [
-                {"order": o, "ok": err is None, "error": err} for o, err in zip(orders, checks, strict=True)
-            ]
-            if any(err is not None for err in checks):
-                raise Invalid("some orders were refused; none was stored", report)
+            report = [{"order": o, "ok": True, "error": None} for o in orders]
             now = self.clock()
             replaced = REPLACE_ORDERS.run(
                 conn,
@@ -860,16 +890,41 @@ class GameService:
 
         return self._quick_seat_write(game_id, token, write, at_once)
 
+    def _check_orders(
+        self, conn: Reader, game_id: str, token: str | None, phase: str, orders: list[str]
+    ) -> int:
+        """Check a seat's orders for the game's phase (:class:`Invalid` if any is refused, with each
+        order's verdict); the index of the phase they were checked in."""
+        game, seat = self._head_and_seat(conn, game_id, token)
+        if game.status != "active":
+            raise Conflict(f"the game is {game.status}: no orders now")
+        if phase != game.phase:
+            raise Conflict(f"these orders are for {phase}, but the game is in {game.phase}")
+        phase_facts = self._phase(conn, game)
+        if seat.seat not in phase_facts.acting:
+            raise Conflict(f"{seat.seat} has nothing to order in {game.phase}")
+        family = get_family(game.family)
+        checks = self._verdicts.get(
+            (game_id, game.phase_index, seat.seat, tuple(orders)),
+            lambda: family.check(phase_facts.state, seat.seat, orders),
+        )
+        if any(err is not None for err in checks):
+            report = [
+                {"order": o, "ok": err is None, "error": err} for o, err in zip(orders, checks, strict=True)
+            ]
+            raise Invalid("some orders were refused; none was stored", report)
+        return game.phase_index
+
     def submit_at_once(
         self, game_id: str, token: str | None, phase: str, orders: list[str]
     ) -> list[dict[str, Any]] | None:
-        """:meth:`submit` if it can be done at once (as :meth:`set_ready_at_once`); ``None`` if it
-        would wait. The rules check the orders here: one seat's orders for one phase, bounded by
-        :data:`MAX_ORDERS`."""
+        """:meth:`submit` if it can be done at once (as :meth:`set_ready_at_once`). The rules check
+        the orders here: one seat's orders for one phase, bounded by :data:`MAX_ORDERS` (their
+        verdicts are kept, for the write tried again)."""
         try:
             with without_rules():
                 return self._submit(game_id, token, phase, orders, at_once=True)
-        except (NotKept, WouldWait):
+        except NotKept:
             return None
 
     def set_ready(self, game_id: str, token: str | None, phase: str, ready: bool) -> None:
@@ -899,14 +954,15 @@ class GameService:
         return self._quick_seat_write(game_id, token, write, at_once)
 
     def set_ready_at_once(self, game_id: str, token: str | None, phase: str, ready: bool) -> bool | None:
-        """:meth:`set_ready` if it can be done at once, on SQLite: no rules to work out (the phase's
-        description is kept) and no lock to wait for (the process's writer lock, the file's);
-        returns whether the phase may be due now (then :meth:`try_process` it), ``None`` if the
-        write would wait (then call :meth:`ready` in a worker thread). For the event loop."""
+        """:meth:`set_ready` if it can be done at once, on SQLite, for the event loop: returns
+        whether the phase may be due now (then work it out and :meth:`claim` it); ``None`` if the
+        rules have to describe the phase first (then call :meth:`ready` in a worker thread);
+        :class:`WouldWait` if a lock is held (the process's writer lock, the file's): nothing was
+        written, try again in a moment."""
         try:
             with without_rules():
                 return self._set_ready(game_id, token, phase, ready, at_once=True)
-        except (NotKept, WouldWait):
+        except NotKept:
             return None
 
     def _quick_seat_write(
@@ -926,9 +982,7 @@ class GameService:
         phases_seen: set[int] = set()
 
         def attempt() -> tuple[T, Change]:
-            with self._writer(at_once), self.engine.begin() as conn:
-                if at_once:
-                    _no_busy_wait(conn)
+            with self._write_tx(at_once) as conn:
                 game, seat = self._head_and_seat(conn, game_id, token, lock=True)
                 phases_seen.add(game.phase_index)
                 if len(phases_seen) > 1:
@@ -948,10 +1002,6 @@ class GameService:
                 out, change = attempt()
             except LostRace:
                 continue
-            except OperationalError as exc:
-                if at_once and "locked" in str(exc.orig):  # another process writes: wait, in a thread
-                    raise WouldWait() from None
-                raise
             self.notices.committed([change])
             return out
         raise StaleWrite("the game changed meanwhile (a phase may have been processed): reload and retry")
@@ -1062,16 +1112,14 @@ class GameService:
         with self.engine.connect() as conn:
             return read(conn)
 
-    def without_rules(self, read: Callable[..., T], *args: Any) -> T | None:
+    def without_rules(self, read: Callable[..., T], *args: Any) -> T:
         """``read(*args)`` (:meth:`seat_view`, :meth:`options`, :meth:`public_view`) if it needs
         no work of the game's rules (what they say of the phase is kept) but reads of the database;
-        ``None`` if it does (then call ``read`` in a worker thread). For the event loop, where the
-        database is a local file (:attr:`local_file`)."""
-        try:
-            with without_rules():
-                return read(*args)
-        except NotKept:
-            return None
+        :class:`NotKept` if it does (then run its ``make`` in a worker thread and read again, or,
+        without one, call ``read`` there). For the event loop, where the database is a local file
+        (:attr:`local_file`)."""
+        with without_rules():
+            return read(*args)
 
     def public_view(self, game_id: str) -> dict[str, Any]:
         return self._read(lambda s: dict(self._snapshot(s, self._head(s, game_id)).public))
@@ -1158,7 +1206,7 @@ class GameService:
             except (ValueError, KeyError):  # saved orders that no longer apply: the plain tree
                 return family.options(state, seat.seat)
 
-        return self._trees.get((game_id, head.phase_index, seat.seat, saved), tree)
+        return self._trees.get((game_id, head.phase_index, seat.seat, saved), tree, standalone=True)
 
     def messages(self, game_id: str, token: str | None) -> list[dict[str, Any]]:
         with self._tx() as s:
@@ -1317,27 +1365,23 @@ class GameService:
         return due
 
     def _try_process(self, game_id: str, force: bool) -> bool:
-        processed = self._process(game_id, force)
-        if processed is None:
-            return False
-        self._waiting.pop(game_id, None)  # it moved on: what a sweep knew of it is old
-        family, lag, index = processed  # committed: now it is told
-        if self.mail is not None:
-            self.mail.processed(game_id, index)
-        log.info(
-            "processed a phase of game %s (%s)",
-            game_id,
-            family,
-            extra={"game_id": game_id, "lag_s": None if lag is None else round(lag, 3)},
-        )
-        self.on_processed(family, lag)
-        return True
+        """Work the due phase out, then claim the game with it; again if a seat's write came
+        between (the claim found the version changed), unless the game moved on meanwhile."""
+        index: int | None = None
+        for _ in range(SEAT_WRITE_ATTEMPTS):
+            outcome = self.work_out(game_id, force)
+            if outcome is None or (index is not None and outcome.index != index):
+                return False  # not due, or another processor moved the game on
+            index = outcome.index
+            if self.claim(outcome):
+                return True
+        return False
 
     def _may_be_due(self, conn: Reader, head: Head) -> bool:
-        """Whether the game's phase may be due, read without the lock and the ORM session of
-        :meth:`_process`, so that a Ready that leaves others to wait for costs one read. It says no
-        only where :meth:`_process` would: the seat whose Ready completes the phase reads after its
-        own write, in its transaction or after it."""
+        """Whether the game's phase may be due, read without working anything out, so that a Ready
+        that leaves others to wait for costs one read. It says no only where :meth:`work_out` would:
+        the seat whose Ready completes the phase reads after its own write, in its transaction or
+        after it."""
         if head.status != "active":
             return False
         if head.deadline is not None and head.deadline <= self.clock():
@@ -1345,31 +1389,25 @@ class GameService:
         acting = set(self._phase(conn, head).acting)
         seats = [r for r in SEATS_OF_GAME.all(conn, {"game_id": head.id}) if r.seat in acting]
         if any(r.kind == "bot" and r.player for r in seats):
-            return True  # a named bot given the seat mid-phase orders in the locked transaction
+            return True  # a named bot given the seat mid-phase orders when the phase is worked out
         return all(r.ready or r.kind == "bot" for r in seats)
 
-    def _process(self, game_id: str, force: bool) -> tuple[str, float | None, int] | None:
-        """:meth:`try_process`'s work: the game's family, how many seconds past its deadline the
-        phase was processed (``None`` if not past one) and its index; ``None`` if not processed.
-
-        The rules' work is done outside any lock and transaction, on what was read; then a short
-        transaction claims the game where its version is still the one read (the seats' writes
-        go on meanwhile, and a second processor finds the game moved on). A claim that lost to a
-        seat's write is worked out again from what is there now."""
-        index: int | None = None
+    def work_out(self, game_id: str, force: bool = False) -> Outcome | None:
+        """The game's due phase worked out by its rules from what is stored now, with nothing
+        written: :meth:`claim` writes it. ``None`` if the phase is not due (or the 'wait' policy
+        extended its deadline instead). Holds no lock and no transaction while the rules work.
+        ``force``: due or not (tests, a game master's tools)."""
         for _ in range(SEAT_WRITE_ATTEMPTS):
             plan = self._read(lambda conn: self._plan(conn, game_id, force))
-            if plan is None or (index is not None and plan.head.phase_index != index):
-                return None  # not due, or another processor moved the game on
-            index = plan.head.phase_index
+            if plan is None:
+                return None
             if not (force or plan.all_ready) and plan.head.settings.get("missed_orders") == "wait":
                 waited = self._wait_once(plan)
                 if waited is None:
-                    continue
+                    continue  # the game changed since it was read
                 if waited:
                     return None
-            if self._advance(plan):
-                return plan.head.family, plan.lag, index
+            return self._outcome(plan)
         return None
 
     def _plan(self, conn: Reader, game_id: str, force: bool) -> _Plan | None:
@@ -1400,15 +1438,16 @@ class GameService:
         lag = (now - head.deadline).total_seconds() if passed and head.deadline is not None else None
         return _Plan(head, phase, acting, seats, orders, late_bots, all_ready, lag)
 
-    def _advance(self, plan: _Plan) -> bool:
-        """Process the planned phase and claim the game with the outcome; whether the claim held."""
+    def _outcome(self, plan: _Plan) -> Outcome:
+        """Process the planned phase by its rules: what the claim will write."""
         head = plan.head
         family = get_family(head.family)
         done = family.process(plan.phase.state, plan.orders)
         upcoming = family.pending(done.state)
         finished = bool(done.winners) or upcoming.over
         seconds = head.settings.get("deadlines", {}).get(upcoming.kind)
-        deadline = self.clock() + timedelta(seconds=seconds) if seconds and not finished else None
+        now = self.clock()
+        deadline = now + timedelta(seconds=seconds) if seconds and not finished else None
         index = head.phase_index
         next_bots = (
             {}
@@ -1424,51 +1463,72 @@ class GameService:
             p in plan.seats and plan.seats[p].kind == "bot" for p in upcoming.seats
         )
         status = "finished" if finished else "active"
-        change = Change(
-            head.id, head.version + 1, upcoming.phase, status, unix_time(deadline), only_bots and not finished
+        return Outcome(
+            game_id=head.id,
+            family=head.family,
+            index=index,
+            lag=plan.lag,
+            advance={
+                "game_id": head.id,
+                "seen": head.version,
+                "bumped": head.version + 1,
+                "new_state": done.state,
+                "next_phase": upcoming.phase,
+                "next_index": index + 1,
+                "new_status": status,
+                "new_deadline": deadline,
+                "new_result": {"winners": done.winners} if finished else None,
+                "warned": self._unwarned(index + 1, deadline),
+            },
+            played={
+                "game_id": head.id,
+                "phase_index": index,
+                "phase": done.phase,
+                "record": {"position": done.position, "orders": plan.orders, "results": done.results},
+                "processed_at": now,
+            },
+            bots_orders=[
+                {"game_id": head.id, "phase_index": i, "seat": p, "orders": o, "submitted_at": now}
+                for i, by_seat in ((index, plan.late_bots), (index + 1, next_bots))
+                for p, o in by_seat.items()
+            ],
+            change=Change(
+                head.id,
+                head.version + 1,
+                upcoming.phase,
+                status,
+                unix_time(deadline),
+                only_bots and not finished,
+            ),
         )
-        now = self.clock()
-        with self._writer(), self.engine.begin() as conn:
-            claimed = ADVANCE_GAME.run(
-                conn,
-                {
-                    "game_id": head.id,
-                    "seen": head.version,
-                    "bumped": head.version + 1,
-                    "new_state": done.state,
-                    "next_phase": upcoming.phase,
-                    "next_index": index + 1,
-                    "new_status": status,
-                    "new_deadline": deadline,
-                    "new_result": {"winners": done.winners} if finished else None,
-                    "warned": self._unwarned(index + 1, deadline),
-                },
-            )
-            if claimed != 1:  # the game changed since it was read: nothing is kept
+
+    def claim(self, outcome: Outcome, at_once: bool = False) -> bool:
+        """Write a worked-out phase where the game's version is still the one it was worked out
+        from; whether it was (else nothing is written: a seat wrote meanwhile, or another processor
+        moved the game on). ``at_once`` (SQLite, the event loop): :class:`WouldWait` rather than
+        wait for a lock."""
+        with self._write_tx(at_once) as conn:
+            if ADVANCE_GAME.run(conn, outcome.advance) != 1:
                 conn.rollback()
                 return False
-            record = {"position": done.position, "orders": plan.orders, "results": done.results}
-            conn.execute(
-                ADD_PHASE,
-                {
-                    "game_id": head.id,
-                    "phase_index": index,
-                    "phase": done.phase,
-                    "record": record,
-                    "processed_at": now,
-                },
-            )
-            UNREADY_PLAYERS.run(conn, {"in_game": head.id})
-            stored = [(index, plan.late_bots), (index + 1, next_bots)]
-            rows = [
-                {"game_id": head.id, "phase_index": i, "seat": p, "orders": o, "submitted_at": now}
-                for i, by_seat in stored
-                for p, o in by_seat.items()
-            ]
-            if rows:
-                conn.execute(ADD_ORDERS, rows)
-            self.notices.in_transaction(conn, [change])
-        self.notices.committed([change])
+            conn.execute(ADD_PHASE, outcome.played)
+            UNREADY_PLAYERS.run(conn, {"in_game": outcome.game_id})
+            if outcome.bots_orders:
+                conn.execute(ADD_ORDERS, outcome.bots_orders)
+            self.notices.in_transaction(conn, [outcome.change])
+        self.notices.committed([outcome.change])
+        game_id = outcome.game_id
+        self._waiting.pop(game_id, None)  # it moved on: what a sweep knew of it is old
+        if self.mail is not None:
+            self.mail.processed(game_id, outcome.index)
+        lag = outcome.lag
+        log.info(
+            "processed a phase of game %s (%s)",
+            game_id,
+            outcome.family,
+            extra={"game_id": game_id, "lag_s": None if lag is None else round(lag, 3)},
+        )
+        self.on_processed(outcome.family, lag)
         return True
 
     def _wait_once(self, plan: _Plan) -> bool | None:
