@@ -685,3 +685,37 @@ def test_random_games_keep_the_invariants(seed: int) -> None:
                 assert len(after.units_of(p.id)) <= len(after.centres_of(p.id)), (after.phase, p.id)
     assert phases >= 60
     assert kinds == set(PhaseKind)
+
+
+@pytest.mark.parametrize("seed", [3])
+def test_the_family_check_gives_the_adjudicators_verdict_on_listed_and_unlisted_orders(seed: int) -> None:
+    """The family's order check takes a listed order without adjudicating it: its verdict, on
+    listed orders and on others (void, impossible, another's unit), is still the adjudicator's."""
+    from interboard.games import family
+    from interboard.games.diplomacy.game import Game
+    from interboard.games.diplomacy.record import game_to_json
+    from interboard.games.diplomacy.variants import get_variant
+
+    diplomacy, rng = family("diplomacy"), random.Random(seed)
+    listed_seen = unlisted_seen = 0
+    for n, pos in enumerate(_sample_positions(seed, 24, 4)):
+        rulebook = (Rulebook(), E2000)[n % 2]
+        state = game_to_json(Game(get_variant("standard"), rulebook, pos))
+        options = legal_orders(B, pos)
+        for power, opts in options.items():
+            orders = [o for group in opts.orders.values() for o in group]
+            listed_seen += len(orders)
+            if pos.phase.kind is PhaseKind.MOVEMENT:
+                unlisted = [o for u in pos.units.values() for o in _candidates(pos, u, rng)]
+                unlisted = [o for o in rng.sample(unlisted, min(12, len(unlisted))) if o not in orders]
+                unlisted_seen += len(unlisted)
+                orders += unlisted
+            for order in orders:
+                verdict = diplomacy.check(state, power, [format_order(B, order)])[0]
+                adjudicated = _result(step(B, pos, [(power, order)], rulebook).results, order)
+                assert (verdict is None) == (adjudicated.reason is not Reason.ILLEGAL), (
+                    pos.phase,
+                    format_order(B, order),
+                    verdict,
+                )
+    assert listed_seen > 500 and unlisted_seen > 50

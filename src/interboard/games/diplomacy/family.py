@@ -125,13 +125,20 @@ class DiplomacyFamily:
         board, pos = game.board, game.position
         out: list[str | None] = []
         seen: set[int] = set()
+        # An order in the legal lists needs no adjudication: no listed order is illegal (legal.py;
+        # tests/diplomacy/test_legal.py checks it on the standard board under both editions, and
+        # here each listed order is also checked against the adjudicator's verdict). Link rules
+        # are not in the lists' reckoning: such games check every order.
+        options = legal_orders(board, pos, seat).get(seat) if game.rulebook.links is None else None
+        listed: Mapping[int, Sequence[Order]] = options.orders if options is not None else {}
         for text in actions:
             try:
                 po = parse_power_order(board, text, pos.phase.kind)
                 if po.power is not None and po.power != seat:
                     raise OrderError(text, f"you play {seat}, not {po.power}")
-                check_order(board, pos, seat, po.order, game.rulebook)
                 loc = getattr(po.order, "loc", None)
+                if loc is None or po.order not in listed.get(loc, ()):
+                    check_order(board, pos, seat, po.order, game.rulebook)
                 if loc is not None:
                     if loc in seen:
                         raise OrderError(text, "a second order for the same unit")
