@@ -26,6 +26,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel, Field
+from pydantic_core import to_json
 from sse_starlette.sse import EventSourceResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Route
@@ -412,9 +413,9 @@ def create_app(
         )
         return TokenBody(seat=body.seat, token=token, account=account.name if account else None)
 
-    @app.get("/api/games/{game_id}/seat", responses=seat)
-    async def seat_view(game_id: GameId, token: Token) -> dict[str, Any]:
-        return await quick_read(service.seat_view, game_id, token)
+    @app.get("/api/games/{game_id}/seat", responses=seat, response_model=dict[str, Any])
+    async def seat_view(game_id: GameId, token: Token) -> Response:
+        return _json(await quick_read(service.seat_view, game_id, token))
 
     @app.put("/api/games/{game_id}/orders", responses=seat_body)
     async def orders(game_id: GameId, body: OrdersBody, token: Token) -> list[dict[str, Any]]:
@@ -425,9 +426,9 @@ def create_app(
                 return report
         return await run_in_threadpool(service.submit, game_id, token, body.phase, body.orders)
 
-    @app.get("/api/games/{game_id}/options", responses=seat)
-    async def options(game_id: GameId, token: Token) -> dict[str, Any]:
-        return await quick_read(service.options, game_id, token)
+    @app.get("/api/games/{game_id}/options", responses=seat, response_model=dict[str, Any])
+    async def options(game_id: GameId, token: Token) -> Response:
+        return _json(await quick_read(service.options, game_id, token))
 
     @app.put("/api/games/{game_id}/ready", responses=seat_body)
     async def ready(game_id: GameId, body: PhaseFlagBody, token: Token) -> dict[str, bool]:
@@ -539,6 +540,13 @@ OVERLOADED: dict[str, Any] = {
     "description": "the server is busy (too many requests or event streams at once); Retry-After says "
     "in how many seconds to try again",
 }
+
+
+def _json(content: dict[str, Any]) -> Response:
+    """A large answer of plain JSON values (a seat's view, a legal-order tree), encoded at once:
+    the route still declares its model, but FastAPI would first validate the whole of it against
+    ``dict[str, Any]``, which cannot fail, then encode it."""
+    return Response(to_json(content), media_type="application/json")
 
 
 def _declare_rate_limits(app: FastAPI) -> None:

@@ -136,6 +136,7 @@ class Limiter:
 
     def __init__(self, limits: RateLimits, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits
+        self._named: tuple[RateLimits, dict[str, Rate]] | None = None
         self.clock = clock
         self._buckets: dict[tuple[str, str], tuple[float, float]] = {}
         """(what, whose) -> (tokens, when last counted)."""
@@ -187,7 +188,11 @@ class Limiter:
                 del self._buckets[key]
 
     def _rates(self) -> dict[str, Rate]:
+        """The limits by name, made once for the (frozen) limits set (every request asks)."""
         limits = self.limits
+        kept = self._named
+        if kept is not None and kept[0] is limits:
+            return kept[1]
         named = {
             "requests per address": limits.address,
             "requests per token": limits.token,
@@ -199,11 +204,15 @@ class Limiter:
             "accounts per address": Rate.per_hour(limits.signups_per_hour),
             "sign-ins per address": Rate.per_minute(limits.sign_ins_per_minute),
         }
-        return {what: rate for what, rate in named.items() if rate is not None}
+        rates = {what: rate for what, rate in named.items() if rate is not None}
+        self._named = (limits, rates)
+        return rates
 
     # ------------------------------------------------------------------ what the API asks
     def request_checks(self, address: str, token: str | None, write: bool) -> list[Check]:
         rates = self._rates()
+        if not rates:
+            return []
         whose = [("address", address)] + ([("token", _digest(token))] if token else [])
         checks = []
         for kind, key in whose:
