@@ -5,6 +5,8 @@ Runs on each database of the ``db_url`` fixture (SQLite, and PostgreSQL where av
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -348,3 +350,38 @@ def test_framework_errors_use_the_error_format(client: TestClient) -> None:
     assert r.status_code == 405
     assert r.json() == {"error": "Method Not Allowed"}
     assert client.get("/api/nothing-here").json() == {"error": "Not Found"}
+
+
+def test_writes_made_while_another_thread_writes_wait_for_it_and_are_kept(client: TestClient) -> None:
+    """An order or a Ready that finds the process's writer lock held (another thread writing) is
+    answered once it is free, with nothing lost; the last Ready then has the phase processed."""
+    gid, _, tokens = full_game(client)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    france = auth(tokens["FRANCE"])
+    client.get(f"/api/games/{gid}/seat", headers=france)  # the phase described in this process
+    held, release = threading.Event(), threading.Event()
+
+    def another_write() -> None:
+        with service._writer():
+            held.set()
+            release.wait(10)
+
+    writer = threading.Thread(target=another_write)
+    writer.start()
+    held.wait(10)
+    threading.Timer(0.3, release.set).start()
+    started = time.monotonic()
+    r = client.put(
+        f"/api/games/{gid}/orders", headers=france, json={"phase": "S1901M", "orders": ["A Par - Bur"]}
+    )
+    assert r.status_code == 200, r.text
+    assert time.monotonic() - started >= (0.25 if service.local_file else 0.0)
+    writer.join(10)
+    for power in POWERS:
+        r = client.put(
+            f"/api/games/{gid}/ready", headers=auth(tokens[power]), json={"phase": "S1901M", "value": True}
+        )
+        assert r.status_code == 200, r.text
+    assert r.json() == {"ready": True, "processed": True}
+    history = client.get(f"/api/games/{gid}/history").json()
+    assert [h["orders"] for h in history] == [{"FRANCE": ["A Par - Bur"]}]
