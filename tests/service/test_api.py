@@ -15,6 +15,8 @@ from fastapi.testclient import TestClient
 
 from interboard.service.api import RateLimits, create_app
 
+from .writer import another_thread_writing
+
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 
 
@@ -359,24 +361,14 @@ def test_writes_made_while_another_thread_writes_wait_for_it_and_are_kept(client
     service = client.app.state.service  # type: ignore[attr-defined]
     france = auth(tokens["FRANCE"])
     client.get(f"/api/games/{gid}/seat", headers=france)  # the phase described in this process
-    held, release = threading.Event(), threading.Event()
-
-    def another_write() -> None:
-        with service._writer():
-            held.set()
-            release.wait(10)
-
-    writer = threading.Thread(target=another_write)
-    writer.start()
-    held.wait(10)
-    threading.Timer(0.3, release.set).start()
-    started = time.monotonic()
-    r = client.put(
-        f"/api/games/{gid}/orders", headers=france, json={"phase": "S1901M", "orders": ["A Par - Bur"]}
-    )
-    assert r.status_code == 200, r.text
-    assert time.monotonic() - started >= (0.25 if service.local_file else 0.0)
-    writer.join(10)
+    with another_thread_writing(service) as release:
+        threading.Timer(0.3, release.set).start()
+        started = time.monotonic()
+        r = client.put(
+            f"/api/games/{gid}/orders", headers=france, json={"phase": "S1901M", "orders": ["A Par - Bur"]}
+        )
+        assert r.status_code == 200, r.text
+        assert time.monotonic() - started >= (0.25 if service.local_file else 0.0)
     for power in POWERS:
         r = client.put(
             f"/api/games/{gid}/ready", headers=auth(tokens[power]), json={"phase": "S1901M", "value": True}

@@ -17,6 +17,8 @@ from interboard.service.games import Conflict, GameService, Invalid, NewGame, Wo
 from interboard.service.models import PhaseRow
 from interboard.service.store import open_store
 
+from .writer import another_thread_writing
+
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 
 
@@ -347,25 +349,11 @@ def test_a_write_at_once_never_waits_and_leaves_the_seat_as_it_was_when_it_would
     assert cold.set_ready_at_once(gid, france, "S1901M", True) is None
     service.seat_view(gid, france)
     # Another thread of this process is writing.
-    held = threading.Event()
-    release = threading.Event()
-
-    def hold_the_writer_lock() -> None:
-        with service._writer():
-            held.set()
-            release.wait(10)
-
-    holder = threading.Thread(target=hold_the_writer_lock)
-    holder.start()
-    held.wait(10)
-    try:
+    with another_thread_writing(service):
         with pytest.raises(WouldWait):
             service.set_ready_at_once(gid, france, "S1901M", True)
         with pytest.raises(WouldWait):
             service.submit_at_once(gid, france, "S1901M", ["A Par - Bur"])
-    finally:
-        release.set()
-        holder.join(10)
     # Another process is writing (it holds the file's write lock).
     other = sqlite3.connect(tmp_path / "g.sqlite", check_same_thread=False)
     other.execute("BEGIN IMMEDIATE")

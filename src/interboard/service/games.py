@@ -140,11 +140,19 @@ ORDERS_OF_PHASE = Prepared(
     )
 )
 LAST_MESSAGE = Prepared(select(func.max(MessageRow.id)).where(MessageRow.game_id == bindparam("game_id")))
-BUMP_VERSION = Prepared(
-    update(GameRow)
-    .where(GameRow.id == bindparam("game_id"), GameRow.version == bindparam("seen"))
-    .values(version=bindparam("bumped"))
-)
+
+
+def _game_update(**values: Any) -> Prepared:
+    """An update of the game's row where its version is still the one read (``seen``), which
+    bumps it (``bumped``): what makes a lost race write nothing."""
+    return Prepared(
+        update(GameRow)
+        .where(GameRow.id == bindparam("game_id"), GameRow.version == bindparam("seen"))
+        .values(version=bindparam("bumped"), **values)
+    )
+
+
+BUMP_VERSION = _game_update()
 SET_READY = Prepared(
     update(SeatRow)
     .where(SeatRow.game_id == bindparam("in_game"), SeatRow.seat == bindparam("seat_name"))
@@ -160,28 +168,18 @@ REPLACE_ORDERS = Prepared(
     .values(orders=bindparam("given", type_=OrdersRow.orders.type), submitted_at=bindparam("at"))
 )
 ADD_ORDERS = insert(OrdersRow)
-ADVANCE_GAME = Prepared(
-    update(GameRow)
-    .where(GameRow.id == bindparam("game_id"), GameRow.version == bindparam("seen"))
-    .values(
-        version=bindparam("bumped"),
-        state=bindparam("new_state", type_=GameRow.state.type),
-        phase=bindparam("next_phase"),
-        phase_index=bindparam("next_index"),
-        status=bindparam("new_status"),
-        deadline=bindparam("new_deadline", type_=GameRow.deadline.type),
-        result=bindparam("new_result", type_=GameRow.result.type),
-        warned_phase=bindparam("warned"),
-    )
+ADVANCE_GAME = _game_update(
+    state=bindparam("new_state", type_=GameRow.state.type),
+    phase=bindparam("next_phase"),
+    phase_index=bindparam("next_index"),
+    status=bindparam("new_status"),
+    deadline=bindparam("new_deadline", type_=GameRow.deadline.type),
+    result=bindparam("new_result", type_=GameRow.result.type),
+    warned_phase=bindparam("warned"),
 )
-EXTEND_ONCE = Prepared(
-    update(GameRow)
-    .where(GameRow.id == bindparam("game_id"), GameRow.version == bindparam("seen"))
-    .values(
-        version=bindparam("bumped"),
-        settings=bindparam("new_settings", type_=GameRow.settings.type),
-        deadline=bindparam("new_deadline", type_=GameRow.deadline.type),
-    )
+EXTEND_ONCE = _game_update(
+    settings=bindparam("new_settings", type_=GameRow.settings.type),
+    deadline=bindparam("new_deadline", type_=GameRow.deadline.type),
 )
 ADD_PHASE = insert(PhaseRow)
 UNREADY_PLAYERS = Prepared(

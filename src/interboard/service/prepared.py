@@ -107,20 +107,22 @@ class Prepared:
             cursor.close()
 
     def first(self, on: Connection | Session, params: Mapping[str, Any]) -> Any:
-        cursor, compiled = self._execute(on, params)
-        try:
-            raw = cursor.fetchone()
-        finally:
-            cursor.close()
-        return None if raw is None else self._row(*compiled.row(raw))
+        """The first row, made into ``row``; ``None`` if there is none."""
+        values = self._first_values(on, params)
+        return None if values is None else self._row(*values)
 
     def scalar(self, on: Connection | Session, params: Mapping[str, Any]) -> Any:
+        """The first column of the first row; ``None`` if there is none."""
+        values = self._first_values(on, params)
+        return None if values is None else values[0]
+
+    def _first_values(self, on: Connection | Session, params: Mapping[str, Any]) -> tuple[Any, ...] | None:
         cursor, compiled = self._execute(on, params)
         try:
             raw = cursor.fetchone()
         finally:
             cursor.close()
-        return None if raw is None else compiled.row(raw)[0]
+        return None if raw is None else compiled.row(raw)
 
     def run(self, on: Connection | Session, params: Mapping[str, Any]) -> int:
         """Run an UPDATE or DELETE: the number of rows it matched."""
