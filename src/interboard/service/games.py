@@ -79,6 +79,9 @@ PHASES_KEPT = 256
 """Phases whose state and rules' view a process keeps (a Diplomacy phase: some 30 KB)."""
 VERSIONS_KEPT = 1024
 """Versions of games whose public view, messages and legal-action trees a process keeps."""
+VERDICTS_KEPT = 64
+"""Seats' orders whose verdicts a process keeps, for a write tried again moments later (a few:
+an entry holds the orders themselves, up to :data:`MAX_ORDERS` of them)."""
 
 T = TypeVar("T")
 Reader = Session | Connection
@@ -399,7 +402,7 @@ class GameService:
         self._versions: Lru[Snapshot] = Lru(VERSIONS_KEPT)
         self._letters: Lru[list[dict[str, Any]]] = Lru(VERSIONS_KEPT)
         self._trees: Lru[dict[str, Any]] = Lru(VERSIONS_KEPT, rules=True)
-        self._verdicts: Lru[list[str | None]] = Lru(VERSIONS_KEPT)
+        self._verdicts: Lru[list[str | None]] = Lru(VERDICTS_KEPT)
         """What requests read again and again (``cache.py``): never stale, by their keys."""
         self._waiting: dict[str, int] = {}
         """Games without a deadline found not processable, with the version then: a sweep passes
