@@ -7,7 +7,7 @@ import json
 import logging
 import re
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -167,3 +167,14 @@ def test_metrics_count_processed_phases_and_their_deadline_lag(client: TestClien
     assert metric(client, "interboard_phase_deadline_lag_seconds_count") == 1
     lag = metric(client, "interboard_phase_deadline_lag_seconds_sum")
     assert 3599 < lag < 3700
+
+
+def test_a_json_line_says_when_in_utc_to_the_millisecond() -> None:
+    """The formatter keeps the text of the last whole second: lines within it and after it are
+    each stamped with their own time."""
+    formatter = JsonFormatter()
+    for created in (1_790_000_000.25, 1_790_000_000.5, 1_790_000_001.125, 1_790_000_000.0):
+        record = logging.LogRecord("interboard.request", logging.INFO, __file__, 1, "line", None, None)
+        record.created, record.msecs = created, (created - int(created)) * 1000
+        stamp = datetime.fromtimestamp(created, UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+        assert json.loads(formatter.format(record))["time"] == stamp

@@ -659,20 +659,23 @@ def test_a_server_process_freezes_what_it_starts_with_and_collects_garbage_less_
     sqlite_url: str,
 ) -> None:
     """A server process's app is made, then the objects alive then are frozen out of the garbage
-    collector's scans and its thresholds raised (``settle_for_serving``)."""
+    collector's scans and its thresholds raised, and log records skip the caller's frame and the
+    thread's and process's names (``settle_for_serving``)."""
     from interboard.service.api import ENVIRONMENT, GC_THRESHOLDS, serving_config
     from interboard.service.limits import RateLimits
 
     script = (
-        "import gc, json\n"
+        "import gc, json, logging\n"
         "from interboard.service.api import app_from_environment\n"
         "app_from_environment()\n"
-        "print(json.dumps([gc.get_threshold(), gc.get_freeze_count()]))\n"
+        "skipped = [logging.logThreads, logging.logProcesses, logging._srcfile]\n"
+        "print(json.dumps([gc.get_threshold(), gc.get_freeze_count(), skipped]))\n"
     )
     env = {**os.environ, ENVIRONMENT: serving_config(sqlite_url, None, RateLimits.off())}
     out = subprocess.run(
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120, check=True
     )
-    thresholds, frozen = json.loads(out.stdout.strip().splitlines()[-1])
+    thresholds, frozen, skipped = json.loads(out.stdout.strip().splitlines()[-1])
     assert tuple(thresholds) == GC_THRESHOLDS != (700, 10, 10)
     assert frozen > 10_000  # the modules, the boards and the app
+    assert skipped == [False, False, None]

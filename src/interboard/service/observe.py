@@ -64,12 +64,25 @@ LOG_FIELDS = ("method", "path", "route", "status", "duration_ms", "game_id", "ph
 """The extra fields a log line may carry (``logger.info(..., extra={...})``)."""
 
 
+_encode = json.JSONEncoder(ensure_ascii=False, default=str).encode
+"""``json.dumps`` with these options would make a new encoder for every line."""
+
+
 class JsonFormatter(logging.Formatter):
     """One JSON object a line: time, level, logger, message, request id and any of ``LOG_FIELDS``."""
 
+    _second: tuple[int, str] = (-1, "")
+    """The last whole second formatted, and its text (a server writes a line a request)."""
+
+    def _time(self, record: logging.LogRecord) -> str:
+        second = int(record.created)
+        if self._second[0] != second:
+            self._second = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
+        return f"{self._second[1]}.{int(record.msecs):03d}Z"
+
     def format(self, record: logging.LogRecord) -> str:
         line: dict[str, Any] = {
-            "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S") + f".{int(record.msecs):03d}Z",
+            "time": self._time(record),
             "level": record.levelname,
             "logger": record.name,
             "message": record.getMessage(),
@@ -80,10 +93,7 @@ class JsonFormatter(logging.Formatter):
                 line[name] = getattr(record, name)
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
-        return json.dumps(line, ensure_ascii=False, default=str)
-
-
-JsonFormatter.converter = time.gmtime
+        return _encode(line)
 
 
 def log_config(level: str = "INFO") -> dict[str, Any]:
