@@ -14,7 +14,7 @@ import secrets
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
@@ -1408,7 +1408,7 @@ class GameService:
                     continue  # the game changed since it was read
                 if waited:
                     return None
-            return self._outcome(plan)
+            return self._outcome(self._with_late_bots(plan))
         return None
 
     def _plan(self, conn: Reader, game_id: str, force: bool) -> _Plan | None:
@@ -1429,15 +1429,19 @@ class GameService:
             return None
         rows = ORDERS_OF_PHASE.all(conn, {"game_id": game_id, "phase_index": head.phase_index})
         orders = {seat: list(given) for seat, given in rows if seat in acting}
-        # Named bots that have not ordered yet (a seat given to a bot mid-phase) order now.
-        late_bots = {
-            p: self._bot_orders(game_id, head.family, phase.state, p, seats[p].player)
-            for p in sorted(acting)
-            if p in seats and seats[p].kind == "bot" and seats[p].player and p not in orders
-        }
-        orders.update(late_bots)
         lag = (now - head.deadline).total_seconds() if passed and head.deadline is not None else None
-        return _Plan(head, phase, acting, seats, orders, late_bots, all_ready, lag)
+        return _Plan(head, phase, acting, seats, orders, {}, all_ready, lag)
+
+    def _with_late_bots(self, plan: _Plan) -> _Plan:
+        """The plan with the orders of named bots that have none yet for the phase (a seat given
+        to a bot mid-phase), worked out now (after the read: a bot may think a while)."""
+        seats, head = plan.seats, plan.head
+        late = {
+            p: self._bot_orders(head.id, head.family, plan.phase.state, p, seats[p].player)
+            for p in sorted(plan.acting)
+            if p in seats and seats[p].kind == "bot" and seats[p].player and p not in plan.orders
+        }
+        return replace(plan, orders={**plan.orders, **late}, late_bots=late) if late else plan
 
     def _outcome(self, plan: _Plan) -> Outcome:
         """Process the planned phase by its rules: what the claim will write."""
