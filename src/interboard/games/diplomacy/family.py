@@ -125,10 +125,10 @@ class DiplomacyFamily:
         board, pos = game.board, game.position
         out: list[str | None] = []
         seen: set[int] = set()
-        # An order in the legal lists needs no adjudication: no listed order is illegal (legal.py;
-        # tests/diplomacy/test_legal.py checks it on the standard board under both editions, and
-        # here each listed order is also checked against the adjudicator's verdict). Link rules
-        # are not in the lists' reckoning: such games check every order.
+        # An order in the legal lists needs no adjudication: no listed order is illegal (legal.py).
+        # tests/diplomacy/test_legal.py holds the lists to that on the standard board under both
+        # editions, and this method's verdicts to the adjudicator's. Link rules are not in the
+        # lists' reckoning: such games check every order.
         options = legal_orders(board, pos, seat).get(seat) if game.rulebook.links is None else None
         listed: Mapping[int, Sequence[Order]] = options.orders if options is not None else {}
         for text in actions:
