@@ -1552,7 +1552,7 @@ class GameService:
         seconds = head.settings.get("deadlines", {}).get(plan.phase.pending["kind"], 0)
         deadline = self.clock() + timedelta(seconds=seconds)
         change = Change(head.id, head.version + 1, head.phase, head.status, unix_time(deadline))
-        with self._writer(), self.engine.begin() as conn:
+        with self._write_tx() as conn:
             extended = EXTEND_ONCE.run(
                 conn,
                 {
