@@ -4,12 +4,14 @@ same rows, of the same types, and the same counts of rows written (SQLite and Po
 from __future__ import annotations
 
 import dataclasses
+from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, select
 
 from interboard.service import games as g
 from interboard.service.games import GameService, NewGame
+from interboard.service.models import OrdersRow
 from interboard.service.prepared import Prepared
 from interboard.service.security import hash_token
 
@@ -64,3 +66,26 @@ def test_prepared_writes_count_the_rows_they_matched(store: Engine) -> None:
         assert g.BUMP_VERSION.run(conn, {"game_id": gid, "seen": version, "bumped": version + 1}) == 1
         assert g.UNREADY_PLAYERS.run(conn, {"in_game": gid}) == len(POWERS)
     assert service.version(gid) == version + 1
+
+
+def test_prepared_inserts_write_the_rows_sqlalchemy_reads_back(store: Engine) -> None:
+    service = GameService(store)
+    gid = service.create(NewGame(seats={p: p.title() for p in POWERS})).game_id
+    at = datetime(1901, 3, 1, 12, 30, tzinfo=UTC)
+    one = {"in_game": gid, "index": 0, "seat_name": "FRANCE", "given": ["A Par H"], "at": at}
+    many = [{**one, "seat_name": seat, "given": [f"{seat} order"]} for seat in ("ENGLAND", "ITALY")]
+    with store.begin() as conn:
+        assert g.ADD_ORDERS.run(conn, one) == 1
+        g.ADD_ORDERS.run_many(conn, many)
+        assert g.REPLACE_ORDERS.run(conn, {**one, "given": ["A Par - Bur"]}) == 1
+    with store.connect() as conn:
+        rows = conn.execute(
+            select(OrdersRow.seat, OrdersRow.orders, OrdersRow.submitted_at)
+            .where(OrdersRow.game_id == gid)
+            .order_by(OrdersRow.seat)
+        ).all()
+    assert [tuple(r) for r in rows] == [
+        ("ENGLAND", ["ENGLAND order"], at),
+        ("FRANCE", ["A Par - Bur"], at),
+        ("ITALY", ["ITALY order"], at),
+    ]

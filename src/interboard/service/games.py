@@ -170,7 +170,18 @@ REPLACE_ORDERS = Prepared(
     )
     .values(orders=bindparam("given", type_=OrdersRow.orders.type), submitted_at=bindparam("at"))
 )
-ADD_ORDERS = insert(OrdersRow)
+ADD_ORDERS = Prepared(
+    insert(OrdersRow)
+    .values(
+        game_id=bindparam("in_game"),
+        phase_index=bindparam("index"),
+        seat=bindparam("seat_name"),
+        orders=bindparam("given", type_=OrdersRow.orders.type),
+        submitted_at=bindparam("at"),
+    )
+    .inline()  # the new row's id is never needed: not fetched
+)
+"""A seat's first orders of a phase (later ones are :data:`REPLACE_ORDERS`); the same parameters."""
 ADVANCE_GAME = _game_update(
     state=bindparam("new_state", type_=GameRow.state.type),
     phase=bindparam("next_phase"),
@@ -866,27 +877,15 @@ class GameService:
                 raise Conflict(f"these orders are for {phase}, but the game is in {game.phase}")
             report = [{"order": o, "ok": True, "error": None} for o in orders]
             now = self.clock()
-            replaced = REPLACE_ORDERS.run(
-                conn,
-                {
-                    "in_game": game_id,
-                    "index": game.phase_index,
-                    "seat_name": seat.seat,
-                    "given": orders,
-                    "at": now,
-                },
-            )
-            if replaced == 0:
-                conn.execute(
-                    ADD_ORDERS,
-                    {
-                        "game_id": game_id,
-                        "phase_index": game.phase_index,
-                        "seat": seat.seat,
-                        "orders": orders,
-                        "submitted_at": now,
-                    },
-                )
+            given = {
+                "in_game": game_id,
+                "index": game.phase_index,
+                "seat_name": seat.seat,
+                "given": orders,
+                "at": now,
+            }
+            if REPLACE_ORDERS.run(conn, given) == 0:
+                ADD_ORDERS.run(conn, given)
             return report
 
         return self._quick_seat_write(game_id, token, write, at_once)
@@ -1493,7 +1492,7 @@ class GameService:
                 "processed_at": now,
             },
             bots_orders=[
-                {"game_id": head.id, "phase_index": i, "seat": p, "orders": o, "submitted_at": now}
+                {"in_game": head.id, "index": i, "seat_name": p, "given": o, "at": now}
                 for i, by_seat in ((index, plan.late_bots), (index + 1, next_bots))
                 for p, o in by_seat.items()
             ],
@@ -1519,7 +1518,7 @@ class GameService:
             conn.execute(ADD_PHASE, outcome.played)
             UNREADY_PLAYERS.run(conn, {"in_game": outcome.game_id})
             if outcome.bots_orders:
-                conn.execute(ADD_ORDERS, outcome.bots_orders)
+                ADD_ORDERS.run_many(conn, outcome.bots_orders)
             self.notices.in_transaction(conn, [outcome.change])
         self.notices.committed([outcome.change])
         game_id = outcome.game_id

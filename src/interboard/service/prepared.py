@@ -84,20 +84,28 @@ class Prepared:
         self._compiled: dict[tuple[str, str], _Compiled] = {}
 
     def _execute(self, on: Connection | Session, params: Mapping[str, Any]) -> tuple[Any, _Compiled]:
+        conn, compiled = self._compiled_on(on)
+        return self._call(conn, compiled, compiled.parameters(params), many=False), compiled
+
+    def _compiled_on(self, on: Connection | Session) -> tuple[Connection, _Compiled]:
         conn = on.connection() if isinstance(on, Session) else on
         dialect = conn.dialect
         key = (dialect.name, dialect.driver)
         compiled = self._compiled.get(key)
         if compiled is None:
             compiled = self._compiled[key] = _Compiled.of(self.statement, dialect)
-        parameters = compiled.parameters(params)
+        return conn, compiled
+
+    @staticmethod
+    def _call(conn: Connection, compiled: _Compiled, parameters: Any, many: bool) -> Any:
+        """The driver's cursor, having run the statement (once, or for each of ``parameters``)."""
         cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
         try:
-            cursor.execute(compiled.sql, parameters)
-        except dialect.loaded_dbapi.Error as exc:
+            (cursor.executemany if many else cursor.execute)(compiled.sql, parameters)
+        except conn.dialect.loaded_dbapi.Error as exc:
             cursor.close()
-            raise DBAPIError.instance(compiled.sql, parameters, exc, dialect.loaded_dbapi.Error) from exc
-        return cursor, compiled
+            raise DBAPIError.instance(compiled.sql, parameters, exc, conn.dialect.loaded_dbapi.Error) from exc
+        return cursor
 
     def all(self, on: Connection | Session, params: Mapping[str, Any]) -> list[Any]:
         cursor, compiled = self._execute(on, params)
@@ -125,9 +133,14 @@ class Prepared:
         return None if raw is None else compiled.row(raw)
 
     def run(self, on: Connection | Session, params: Mapping[str, Any]) -> int:
-        """Run an UPDATE or DELETE: the number of rows it matched."""
+        """Run an INSERT, UPDATE or DELETE: the number of rows it wrote or matched."""
         cursor, _ = self._execute(on, params)
         try:
             return int(cursor.rowcount)
         finally:
             cursor.close()
+
+    def run_many(self, on: Connection | Session, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Run an INSERT or UPDATE once for each of ``rows``, in one call to the driver."""
+        conn, compiled = self._compiled_on(on)
+        self._call(conn, compiled, [compiled.parameters(row) for row in rows], many=True).close()
