@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -163,3 +165,31 @@ def test_acting_powers_of_each_phase() -> None:
     pos = hyperspace.position
     hyperspace.position = replace(pos, units={s: u for s, u in pos.units.items() if u.power != "ITALY"})
     assert "ITALY" in hyperspace.acting  # links are ordered in Spring and Fall, with units or none
+
+
+def test_the_family_shares_a_states_decoding_only_with_calls_that_read_it() -> None:
+    """The family decodes a state once for the calls that read it (checks, trees, views); processing
+    plays on a game of its own, so the state's answers are the same after it as before."""
+    from interboard.games import family
+    from interboard.games.diplomacy.record import game_to_json
+
+    diplomacy = family("diplomacy")
+    state = game_to_json(Game.new("standard"))
+    orders = ["A Par - Bur", "A Mar - Spa", "F Bre - Mao"]
+
+    def answers(state: dict[str, Any]) -> tuple[Any, ...]:
+        return (
+            diplomacy.view(state),
+            diplomacy.options(state, "FRANCE"),
+            diplomacy.check(state, "FRANCE", orders),
+        )
+
+    before = answers(state)
+    processed = diplomacy.process(state, {"FRANCE": orders})
+    assert processed.state["position"]["phase"] != state["position"]["phase"]
+    assert answers(state) == before
+    assert before[2] == [None, None, None] and diplomacy.view(processed.state) != before[0]
+    # A state of equal value but another object is decoded anew: the answers are the same.
+    copy = json.loads(json.dumps(state))
+    far = ["A Par - Mun"]
+    assert diplomacy.check(copy, "FRANCE", far) == diplomacy.check(state, "FRANCE", far) != [None]

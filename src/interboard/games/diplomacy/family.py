@@ -8,12 +8,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from ..memo import ByState
 from ..protocol import Choices, FamilyError, Option, OptionValue, Pending, Processed, State, VariantInfo
 from .bots import BOTS, Turn, make_bot
 from .drawing import render_position
 from .errors import OrderError
 from .game import Game
-from .legal import legal_orders, option_tree
+from .legal import PowerOptions, legal_orders, option_tree
 from .links import link_choices
 from .orders import Order, Waive, format_order
 from .parse import parse_order, parse_power_order
@@ -31,6 +32,11 @@ from .state import PhaseKind
 from .text import position_text
 from .validate import check_order
 from .variants import VARIANTS, Variant, get_variant
+
+_DECODED: ByState[Game] = ByState()
+_LISTED: ByState[PowerOptions | None] = ByState()
+"""What the read-only calls share (``memo.py``): the game a state decodes to, each seat's legal
+orders in it. No caller changes them."""
 
 KIND_NAMES = {
     PhaseKind.MOVEMENT: "movement",
@@ -107,21 +113,31 @@ class DiplomacyFamily:
         return game_to_json(Game.new(v, rulebook_for(v, chosen)))  # nothing left to chance: no seed kept
 
     def _game(self, state: State) -> Game:
+        """The state's game, of the caller's own: to play on (processing changes it)."""
         try:
             return game_from_json(state)
         except RecordError as exc:
             raise FamilyError(f"stored Diplomacy game is unreadable: {exc}") from None
 
+    def _reading(self, state: State) -> Game:
+        """The state's game, decoded once and shared by the calls that only read it."""
+        return _DECODED.get(state, None, lambda: self._game(state))
+
+    def _listed(self, state: State, seat: str) -> PowerOptions | None:
+        """The seat's legal orders in the state's phase, worked out once (``None``: it has none)."""
+        game = self._reading(state)
+        return _LISTED.get(state, seat, lambda: legal_orders(game.board, game.position, seat).get(seat))
+
     def seats(self, state: State) -> list[str]:
         return [p.id for p in get_variant(state["variant"]).board.powers]
 
     def pending(self, state: State) -> Pending:
-        game = self._game(state)
+        game = self._reading(state)
         phase = game.position.phase
         return Pending(phase.name, KIND_NAMES[phase.kind], tuple(game.acting), phase.year, over=game.over)
 
     def check(self, state: State, seat: str, actions: Sequence[str]) -> list[str | None]:
-        game = self._game(state)
+        game = self._reading(state)
         board, pos = game.board, game.position
         out: list[str | None] = []
         seen: set[int] = set()
@@ -129,7 +145,7 @@ class DiplomacyFamily:
         # tests/diplomacy/test_legal.py holds the lists to that on the standard board under both
         # editions, and this method's verdicts to the adjudicator's. Link rules are not in the
         # lists' reckoning: such games check every order.
-        options = legal_orders(board, pos, seat).get(seat) if game.rulebook.links is None else None
+        options = self._listed(state, seat) if game.rulebook.links is None else None
         listed: Mapping[int, Sequence[Order]] = options.orders if options is not None else {}
         for text in actions:
             try:
@@ -170,9 +186,9 @@ class DiplomacyFamily:
         """The orders of the units (or build sites) not yet ordered; builds up to those due and the
         removals due. Leaving units unordered is always allowed (they hold; removals go by civil
         disorder). Link orders are left to the family's own bots."""
-        game = self._game(state)
+        game = self._reading(state)
         board, pos = game.board, game.position
-        opts = legal_orders(board, pos, seat).get(seat)
+        opts = self._listed(state, seat)
         if opts is None:
             return Choices((), True)
         taken: set[int] = set()
@@ -191,7 +207,7 @@ class DiplomacyFamily:
         return Choices(tuple(format_order(board, o) for o in orders), True)
 
     def options(self, state: State, seat: str, chosen: Sequence[str] = ()) -> dict[str, Any]:
-        game = self._game(state)
+        game = self._reading(state)
         tree: dict[str, Any] = dict(option_tree(game.board, game.position, seat).get(seat, {}))
         if tree:
             # The game page's words for this family and phase (it has none of its own).
@@ -202,7 +218,7 @@ class DiplomacyFamily:
         return tree
 
     def view(self, state: State) -> dict[str, Any]:
-        game = self._game(state)
+        game = self._reading(state)
         return position_to_json(game.variant.board, game.position)
 
     def alive(self, state: State) -> list[str]:
@@ -210,14 +226,14 @@ class DiplomacyFamily:
         return [p for p in self.seats(state) if p not in eliminated]
 
     def scores(self, state: State) -> dict[str, int]:
-        pos = self._game(state).position
+        pos = self._reading(state).position
         return {p: len(pos.centres_of(p)) for p in self.seats(state)}
 
     def winners(self, state: State) -> list[str]:
         return list(state.get("winners", []))
 
     def text(self, state: State) -> str:
-        game = self._game(state)
+        game = self._reading(state)
         return position_text(game.board, game.position)
 
     def bot_actions(self, state: State, seat: str, bot: str, seed: str) -> list[str]:
