@@ -337,9 +337,6 @@ def create_app(
         ]
         return JSONResponse({"error": "malformed request", "details": problems}, status_code=422)
 
-    install_web(app)  # the lobby and game pages, their static files, the map and /docs
-    account_api.install(app, accounts, limiter)
-
     seat = errors(401, 403, 404, 422)
     """A seat's or the game master's request without a body."""
     seat_body = errors(401, 403, 404, 409, *BODY_ERRORS)
@@ -418,28 +415,28 @@ def create_app(
     async def seat_view(game_id: GameId, token: Token) -> Response:
         return _json(await quick_read(service.seat_view, game_id, token))
 
-    @app.put("/api/games/{game_id}/orders", responses=seat_body)
-    async def orders(game_id: GameId, body: OrdersBody, token: Token) -> list[dict[str, Any]]:
+    @app.put("/api/games/{game_id}/orders", responses=seat_body, response_model=list[dict[str, Any]])
+    async def orders(game_id: GameId, body: OrdersBody, token: Token) -> Response:
         """422 also when the rules refuse an order: ``details`` then says what is wrong with each."""
         if service.local_file:
             report = await at_once(service.submit_at_once, game_id, token, body.phase, body.orders)
             if report is not None:
-                return report
-        return await run_in_threadpool(service.submit, game_id, token, body.phase, body.orders)
+                return _json(report)
+        return _json(await run_in_threadpool(service.submit, game_id, token, body.phase, body.orders))
 
     @app.get("/api/games/{game_id}/options", responses=seat, response_model=dict[str, Any])
     async def options(game_id: GameId, token: Token) -> Response:
         return _json(await quick_read(service.options, game_id, token))
 
-    @app.put("/api/games/{game_id}/ready", responses=seat_body)
-    async def ready(game_id: GameId, body: PhaseFlagBody, token: Token) -> dict[str, bool]:
+    @app.put("/api/games/{game_id}/ready", responses=seat_body, response_model=dict[str, bool])
+    async def ready(game_id: GameId, body: PhaseFlagBody, token: Token) -> Response:
         if service.local_file:
             due = await at_once(service.set_ready_at_once, game_id, token, body.phase, body.value)
             if due is not None:
                 processed = due and await process_at_once(game_id)
-                return {"ready": body.value, "processed": processed}
+                return _json({"ready": body.value, "processed": processed})
         processed = await run_in_threadpool(service.ready, game_id, token, body.phase, body.value)
-        return {"ready": body.value, "processed": processed}
+        return _json({"ready": body.value, "processed": processed})
 
     @app.post("/api/games/{game_id}/leave", responses=errors(401, 403, 404, 409, 422))
     async def leave(game_id: GameId, token: Token) -> dict[str, str]:
@@ -523,6 +520,10 @@ def create_app(
 
         return EventSourceResponse(stream(), ping=15)
 
+    # After the game's routes: a request is matched against the routes in order, and the seats'
+    # requests are most of a server's.
+    install_web(app)  # the lobby and game pages, their static files, the map and /docs
+    account_api.install(app, accounts, limiter)
     _declare_rate_limits(app)
     return app
 
@@ -543,10 +544,10 @@ OVERLOADED: dict[str, Any] = {
 }
 
 
-def _json(content: dict[str, Any]) -> Response:
-    """A large answer of plain JSON values (a seat's view, a legal-order tree), encoded at once:
-    the route still declares its model, but FastAPI would first validate the whole of it against
-    ``dict[str, Any]``, which cannot fail, then encode it."""
+def _json(content: dict[str, Any] | list[Any]) -> Response:
+    """An answer of plain JSON values (a seat's view, a legal-order tree, the hot writes' reports),
+    encoded at once: the route still declares its model, but FastAPI would first validate the
+    whole of it against that model (``dict[str, Any]``, ...), which cannot fail, then encode it."""
     return Response(to_json(content), media_type="application/json")
 
 
