@@ -24,7 +24,8 @@ from sqlalchemy.orm import Session
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.expression import ClauseElement
 
-Convert = Callable[[Any], Any] | None
+Convert = Callable[[Any], Any]
+"""A value's conversion to or from what the driver takes and gives."""
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,11 @@ class _Compiled:
     fixed: dict[str, Any]
     """Values written into the statement (``kind != 'bot'``), by parameter name."""
     binds: Mapping[str, Convert]
-    results: tuple[Convert, ...]
+    """The parameters that have a conversion (JSON, dates, ...), by name."""
+    width: int
+    """The number of result columns."""
+    converted: tuple[tuple[int, Convert], ...]
+    """The result columns that have a conversion, by position (most have none)."""
 
     @classmethod
     def of(cls, statement: ClauseElement, dialect: Dialect) -> _Compiled:
@@ -47,27 +52,36 @@ class _Compiled:
             raise ValueError(
                 f"parameter names the driver cannot take as they are: {compiled.escaped_bind_names}"
             )
-        binds = {
+        processors = {
             name: bind.type.dialect_impl(dialect).bind_processor(dialect)
             for name, bind in compiled.binds.items()
         }
+        binds = {name: f for name, f in processors.items() if f is not None}
         fixed = {name: bind.value for name, bind in compiled.binds.items() if not bind.required}
         columns = getattr(statement, "selected_columns", ())
-        results = tuple(c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns)
+        results = [c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns]
+        converted = tuple((i, f) for i, f in enumerate(results) if f is not None)
         order = tuple(compiled.positiontup or ()) if compiled.positional else None
-        return cls(str(compiled), order, fixed, binds, results)
+        return cls(str(compiled), order, fixed, binds, len(results), converted)
 
     def parameters(self, given: Mapping[str, Any]) -> Sequence[Any] | dict[str, Any]:
         values = {**self.fixed, **given}
         for name, convert in self.binds.items():
-            if convert is not None:
-                values[name] = convert(values[name])
+            values[name] = convert(values[name])
         if self.order is None:
             return values
         return tuple(values[name] for name in self.order)
 
     def row(self, raw: Sequence[Any]) -> tuple[Any, ...]:
-        return tuple(v if f is None or v is None else f(v) for f, v in zip(self.results, raw, strict=True))
+        if len(raw) != self.width:
+            raise ValueError(f"a row of {len(raw)} values for {self.width} columns")
+        if not self.converted:
+            return tuple(raw)
+        values = list(raw)
+        for i, convert in self.converted:
+            if values[i] is not None:
+                values[i] = convert(values[i])
+        return tuple(values)
 
 
 def _values(*values: Any) -> tuple[Any, ...]:
