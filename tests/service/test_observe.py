@@ -148,6 +148,12 @@ def test_metrics_count_requests_by_route_template(client: TestClient) -> None:
     assert (
         metric(client, "interboard_http_requests_total", route="unmatched", method="GET", status="404") == 1
     )
+    # A method no one serves is counted as 'other': a client cannot make a label value per name.
+    for name in ["BREW", "WHEN", "BREW"]:
+        assert client.request(name, "/healthz").status_code == 405
+    other = {"route": "/healthz", "method": "other", "status": "405"}
+    assert metric(client, "interboard_http_requests_total", **other) == 3
+    assert "BREW" not in client.get("/metrics").text
 
 
 def test_metrics_count_processed_phases_and_their_deadline_lag(client: TestClient) -> None:

@@ -36,6 +36,8 @@ request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", d
 access_log = logging.getLogger("interboard.request")
 log = logging.getLogger(__name__)
 
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+"""The methods counted by name in the metrics; any other is counted as ``other``."""
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 LAG_BUCKETS = (0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 300.0, 900.0, 3600.0)
 """Seconds a phase was processed after its deadline: the scheduler's tick is the floor, a backlog
@@ -138,12 +140,26 @@ class Metrics:
             ["family"],
             registry=self.registry,
         )
+        self._answers: dict[tuple[str, str, int], tuple[Counter, Histogram]] = {}
         self.deadline_lag = Histogram(
             "interboard_phase_deadline_lag_seconds",
             "How late past its deadline a phase was processed (phases processed by their deadline)",
             buckets=LAG_BUCKETS,
             registry=self.registry,
         )
+
+    def answered(self, route: str, method: str, status: int, seconds: float) -> None:
+        """A request was answered: counted by route template, method and status, timed by route."""
+        method = method if method in METHODS else "other"  # a client may send any method name
+        key = (route, method, status)
+        children = self._answers.get(key)
+        if children is None:  # the registry's lookup by label values costs more than the count
+            children = self._answers[key] = (
+                self.requests.labels(route=route, method=method, status=str(status)),
+                self.latency.labels(route=route),
+            )
+        children[0].inc()
+        children[1].observe(seconds)
 
     def processed(self, family: str, lag: float | None) -> None:
         """A phase of a ``family`` game was processed, ``lag`` seconds after its deadline (``None``:
@@ -216,8 +232,7 @@ class Observe:
             elapsed = time.perf_counter() - started
             route = route_template(scope, arrived)
             method = scope["method"]
-            self.metrics.requests.labels(route=route, method=method, status=str(status)).inc()
-            self.metrics.latency.labels(route=route).observe(elapsed)
+            self.metrics.answered(route, method, status, elapsed)
             access_log.info(
                 "%s %s %d %.1f ms",
                 method,
