@@ -198,6 +198,9 @@ class SecurityHeaders:
     """Every response gets nosniff, DENY framing and no referrer; HTML pages also a CSP that lets
     them run only their own scripts and styles."""
 
+    ALWAYS = tuple((name.lower().encode(), value.encode()) for name, value in SECURITY_HEADERS.items())
+    """The headers every response gets, as the server sends them."""
+
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
@@ -205,19 +208,16 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        docs = scope["path"].startswith("/docs")
+        csp = (DOCS_CSP if scope["path"].startswith("/docs") else PAGE_CSP).encode()
 
         async def add_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 present = {k.lower() for k, _ in headers}
-                for name, value in SECURITY_HEADERS.items():
-                    if name.lower().encode() not in present:
-                        headers.append((name.lower().encode(), value.encode()))
-                content_type = Headers(raw=headers).get("content-type", "")
-                if content_type.startswith("text/html"):
-                    csp = DOCS_CSP if docs else PAGE_CSP
-                    headers.append((b"content-security-policy", csp.encode()))
+                headers.extend(header for header in self.ALWAYS if header[0] not in present)
+                content_type = next((v for k, v in headers if k.lower() == b"content-type"), b"")
+                if content_type.lower().startswith(b"text/html"):
+                    headers.append((b"content-security-policy", csp))
                 message = {**message, "headers": headers}
             await send(message)
 
