@@ -377,3 +377,62 @@ def test_writes_made_while_another_thread_writes_wait_for_it_and_are_kept(client
     assert r.json() == {"ready": True, "processed": True}
     history = client.get(f"/api/games/{gid}/history").json()
     assert [h["orders"] for h in history] == [{"FRANCE": ["A Par - Bur"]}]
+
+
+def test_the_rules_work_on_the_event_loop_while_it_is_quick_and_in_a_thread_once_it_is_slow(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A legal-order tree, or a phase worked out, runs on the event loop (SQLite) once the game's
+    such work has been quick; work not seen before, or after a slow run, in a worker thread."""
+    import asyncio
+
+    from interboard.games.diplomacy.family import DiplomacyFamily
+
+    where: list[tuple[str, str]] = []
+    cost = {"options": 0.0, "process": 0.0}
+    cpu = [0.0]  # the placement's clock: only the family's calls take (this much) CPU time
+    client.app.state.placement.clock = lambda: cpu[0]  # type: ignore[attr-defined]
+
+    def on_loop() -> str:
+        try:
+            asyncio.get_running_loop()
+            return "loop"
+        except RuntimeError:
+            return "thread"
+
+    def watched(name: str) -> Any:
+        plain = getattr(DiplomacyFamily, name)
+
+        def call(self: DiplomacyFamily, *args: Any, **kwargs: Any) -> Any:
+            where.append((name, on_loop()))
+            cpu[0] += cost[name]
+            return plain(self, *args, **kwargs)
+
+        return call
+
+    monkeypatch.setattr(DiplomacyFamily, "options", watched("options"))
+    monkeypatch.setattr(DiplomacyFamily, "process", watched("process"))
+    gid, _, tokens = full_game(client)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    quick = "loop" if service.local_file else "thread"  # on PostgreSQL, every read is in a thread
+
+    def tree(power: str) -> str:
+        assert client.get(f"/api/games/{gid}/options", headers=auth(tokens[power])).status_code == 200
+        return where[-1][1]
+
+    assert tree("FRANCE") == "thread"  # not seen before
+    assert tree("ENGLAND") == quick
+    cost["options"] = 0.016  # over three switch intervals (5 ms)
+    assert [tree(p) for p in ("GERMANY", "ITALY")] == [quick, "thread"]  # it was quick, then slow
+    cost["options"] = 0.001
+    # Half of the slow run's cost is forgotten at each quick run since: 16, 8 ms, then 4: the loop.
+    assert [tree(p) for p in ("RUSSIA", "TURKEY", "AUSTRIA")] == ["thread", "thread", quick]
+
+    for phase in ("S1901M", "F1901M"):
+        for power in POWERS:
+            r = client.put(
+                f"/api/games/{gid}/ready", headers=auth(tokens[power]), json={"phase": phase, "value": True}
+            )
+            assert r.status_code == 200, r.text
+        assert r.json()["processed"] is True
+    assert [w for name, w in where if name == "process"] == ["thread", quick]

@@ -62,6 +62,7 @@ from .limits import (
 from .mail import MailConfig, Mailer
 from .notices import Notices
 from .observe import Metrics, Observe, install_log_context
+from .placement import Placement
 from .scheduler import Scheduler
 from .schemas import NAME_MAX, NO_NUL, Strict, Whole, create_game_body
 from .store import open_store
@@ -224,20 +225,24 @@ def create_app(
     service = GameService(engine, on_processed=metrics.processed, notices=notices, mail=told)
     accounts = AccountService(engine, hasher)
 
-    async def quick_read(read: Callable[..., T], *args: Any) -> T:
-        """A view's answer: on the event loop if the database is quick to read and the rules have
-        nothing to work out (a thread hop costs more than such a view); else in a worker thread."""
-        if service.local_file:
-            for _ in range(2):
-                try:
-                    return service.without_rules(read, *args)
-                except NotKept as missing:
-                    if missing.make is None:
-                        break
-                    # Only the rules' work goes to the thread: there it holds the interpreter
-                    # while it runs, where reads would give it up and wait for it at each call.
-                    await run_in_threadpool(missing.make)
-        return await run_in_threadpool(read, *args)
+    placement = Placement()
+
+    async def quick_read(read: Callable[..., T], game_id: str, *args: Any) -> T:
+        """A view's answer: on the event loop if the database is quick to read (a local file) and the
+        rules have nothing to work out (what they say of the phase is kept), else with the rules'
+        work placed by :class:`Placement` (on the loop if the game's has been quick, else in a worker
+        thread); on another database, in a worker thread (a thread hop costs less than a wait on it)."""
+        if not service.local_file:
+            return await run_in_threadpool(read, game_id, *args)
+        rules = ("rules", game_id)
+        for _ in range(2):
+            try:
+                return service.without_rules(read, game_id, *args)
+            except NotKept as missing:
+                if missing.make is None:
+                    break  # its making needs the read itself
+                await placement.run(rules, missing.make)  # only the rules' work, then read again
+        return await placement.run(rules, lambda: read(game_id, *args))
 
     async def at_once(write: Callable[..., T | None], *args: Any) -> T | None:
         """``write(*args)`` on the event loop, tried again while a lock is held (:class:`WouldWait`):
@@ -256,11 +261,12 @@ def create_app(
                 delay = min(2 * delay, 0.02)
 
     async def process_at_once(game_id: str) -> bool:
-        """Process the game's due phase: the rules work it out in a worker thread, and the event
-        loop claims the game with it (:meth:`GameService.claim`). Whether this call processed it."""
+        """Process the game's due phase: the rules work it out where :class:`Placement` puts the
+        game's processing, and the event loop claims the game with it (:meth:`GameService.claim`).
+        Whether this call processed it."""
         index: int | None = None
         for _ in range(SEAT_WRITE_ATTEMPTS):
-            outcome = await run_in_threadpool(service.work_out, game_id)
+            outcome = await placement.run(("process", game_id), lambda: service.work_out(game_id))
             if outcome is None or (index is not None and outcome.index != index):
                 return False  # not due, or another processor moved the game on
             index = outcome.index
@@ -304,6 +310,7 @@ def create_app(
     app.state.mailer = mailer
     app.state.notices = notices
     app.state.limiter = limiter
+    app.state.placement = placement
     app.add_middleware(LimitBody)
     app.add_middleware(RateLimit, limiter=limiter)  # before the body is read
     app.add_middleware(Shed, limits=limiter.limits)  # before anything else is done
