@@ -31,6 +31,12 @@ SQLITE_BUSY_TIMEOUT_S = 30.0
 BUSY_WAIT_OFF = "busy_wait_off"
 """Set in a connection's ``info`` while it answers "database is locked" at once (a write tried on
 the event loop): the timeout is set back when the connection returns to the pool."""
+PG_POOL_SIZE = 15
+"""The PostgreSQL connections a process keeps open, and uses at most. Every request on PostgreSQL
+runs in a worker thread with a connection of its own; connections past a smaller pool's size were
+closed when given back and opened anew for the next request, a backend started each time
+(with a pool of 5 and 10 more under load: the seat views' p99 under wrk 0.2-1.0 s, against
+0.06-0.17 s with 15 kept; bench/bench_server.py --only postgresql)."""
 SQLITE_POOL_SIZE = 40
 """SQLite connections kept open: the server's worker threads (AnyIO's default 40) each keep one."""
 PG_MIGRATION_LOCK = 0x1B7E_0A2D
@@ -77,7 +83,7 @@ def create_store_engine(url: str | URL) -> Engine:
         return _sqlite_engine(u)
     if backend == "postgresql":
         return create_engine(
-            u, pool_size=5, max_overflow=10, pool_timeout=30, pool_pre_ping=True, pool_recycle=1800
+            u, pool_size=PG_POOL_SIZE, max_overflow=0, pool_timeout=30, pool_pre_ping=True, pool_recycle=1800
         )
     return create_engine(u, pool_pre_ping=True)
 
