@@ -1185,8 +1185,12 @@ class GameService:
             "draw_vote": seat.draw_vote,
             "orders": snapshot.orders.get(seat.seat, []),
         }
-        view["messages"] = self._letters.get(
-            (game_id, snapshot.last_message, seat.seat), lambda: self._messages(s, game_id, seat.seat)
+        view["messages"] = (
+            []  # the game has none (a game without press never has)
+            if snapshot.last_message == 0
+            else self._letters.get(
+                (game_id, snapshot.last_message, seat.seat), lambda: self._messages(s, game_id, seat.seat)
+            )
         )
         return view
 
