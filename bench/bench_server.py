@@ -854,9 +854,10 @@ def run_backend(name: str, args: argparse.Namespace, workdir: Path) -> BackendRe
     note = ""
     try:
         if name == "sqlite":
+            sync = f"?synchronous={args.sqlite_synchronous}"
             load_url, pass_url = (
-                f"sqlite:///{workdir / 'load.sqlite'}",
-                f"sqlite:///{workdir / 'pass.sqlite'}",
+                f"sqlite:///{workdir / 'load.sqlite'}{sync}",
+                f"sqlite:///{workdir / 'pass.sqlite'}{sync}",
             )
             db_pid: Callable[[], int | None] = lambda: None  # noqa: E731
         else:
@@ -1100,9 +1101,15 @@ def report(results: list[BackendResult], args: argparse.Namespace) -> None:
         for (kind, status), message in sorted(r.load.examples.items()):
             notes.append(f"refused ({r.name}), e.g. {kind} {status}: {message}")
     if any(r.name == "postgresql" for r in results) and args.pg_url is None:
+        notes.append("note: the throwaway PostgreSQL runs with fsync off")
+    if any(r.name == "sqlite" for r in results):
         notes.append(
-            "note: the throwaway PostgreSQL runs with fsync off; SQLite runs as the server sets it up "
-            "(WAL, synchronous=FULL: an fsync per write transaction)"
+            f"note: SQLite runs in WAL mode with synchronous={args.sqlite_synchronous} ("
+            + (
+                "the server's default: an fsync per write transaction)"
+                if args.sqlite_synchronous == "full"
+                else "the log synced only when copied into the database)"
+            )
         )
     for r in results:
         for route, run in r.load.wrk.items():
@@ -1124,6 +1131,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sweep", type=float, default=60.0, help="the server's --sweep")
     ap.add_argument("--profile-seconds", type=float, default=8.0, help="length of the in-process pass")
     ap.add_argument("--pg-url", help="a PostgreSQL server to use instead of a throwaway cluster")
+    ap.add_argument(
+        "--sqlite-synchronous",
+        choices=("full", "normal"),
+        default="full",
+        help="the SQLite database URL's synchronous= (default: full, the server's own default)",
+    )
     ap.add_argument("--only", choices=("sqlite", "postgresql"))
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument(

@@ -50,6 +50,8 @@ SMOKE = {
         "1",
         "--only",
         "sqlite",
+        "--sqlite-synchronous",
+        "normal",
     ],
     "bench_twin_earths.py": ["--games", "1", "--phases", "4", "--repeat", "1"],
     "make_mila_fixtures.py": ["--check"],

@@ -243,3 +243,10 @@ def test_serve_refuses_a_database_that_is_not_a_url_before_starting(tmp_path: Pa
     assert result.exit_code == 2, result.output
     assert "is not a database URL" in result.output and "sqlite:///" in result.output
     assert "Traceback" not in result.output and "serving on" not in result.output
+
+
+def test_serve_refuses_an_unknown_sqlite_synchronous_setting_before_starting(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["serve", "--db", f"sqlite:///{tmp_path / 'g.sqlite'}?synchronous=off"])
+    assert result.exit_code == 2, result.output
+    assert "synchronous= is full or normal, not 'off'" in result.output
+    assert "Traceback" not in result.output and "serving on" not in result.output

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from interboard.service import store as store_module
 from interboard.service.models import AccountRow, Base, GameRow, MessageRow, OrdersRow, PhaseRow, SeatRow
-from interboard.service.store import alembic_config, create_store_engine, default_url, open_store
+from interboard.service.store import StoreError, alembic_config, create_store_engine, default_url, open_store
 
 T0 = datetime(2030, 5, 1, 12, 0, tzinfo=UTC)
 TABLES = {"games", "seats", "orders", "phases", "messages", "accounts", "sessions"}
@@ -314,6 +314,23 @@ def test_sqlite_connection_settings(sqlite_url: str) -> None:
             assert pragmas == {"journal_mode": "wal", "busy_timeout": 30000, "foreign_keys": 1}
     finally:
         engine.dispose()
+
+
+def test_sqlite_syncs_each_commit_unless_the_url_says_normal(sqlite_url: str) -> None:
+    """``synchronous``: FULL (2) by default, every commit synced; NORMAL (1) when the URL asks."""
+    for url, expected in (
+        (sqlite_url, 2),
+        (f"{sqlite_url}?synchronous=normal", 1),
+        (f"{sqlite_url}?synchronous=FULL", 2),
+    ):
+        engine = open_store(url)
+        try:
+            with engine.connect() as conn:
+                assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == expected, url
+        finally:
+            engine.dispose()
+    with pytest.raises(StoreError, match="synchronous= is full or normal, not 'off'"):
+        open_store(f"{sqlite_url}?synchronous=off")
 
 
 def test_in_memory_sqlite_is_one_database() -> None:
