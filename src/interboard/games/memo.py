@@ -16,8 +16,9 @@ from typing import Any, Generic, TypeVar
 
 V = TypeVar("V")
 
-DEFAULT_SIZE = 128
-"""Enough for the phases of the games a server serves at once, times a few seats' keys each."""
+DEFAULT_SIZE = 256
+"""States kept: as many phases as the game master keeps (its ``PHASES_KEPT``). What is kept per seat
+needs a multiple of it."""
 
 
 class ByState(Generic[V]):

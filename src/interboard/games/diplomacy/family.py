@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..memo import ByState
+from ..memo import DEFAULT_SIZE, ByState
 from ..protocol import Choices, FamilyError, Option, OptionValue, Pending, Processed, State, VariantInfo
 from .bots import BOTS, Turn, make_bot
 from .drawing import render_position
@@ -34,7 +34,7 @@ from .validate import check_order
 from .variants import VARIANTS, Variant, get_variant
 
 _DECODED: ByState[Game] = ByState()
-_LISTED: ByState[PowerOptions | None] = ByState()
+_LISTED: ByState[PowerOptions | None] = ByState(16 * DEFAULT_SIZE)  # a key per seat: up to 14
 """What the read-only calls share (``memo.py``): the game a state decodes to, each seat's legal
 orders in it. No caller changes them."""
 
