@@ -13,8 +13,9 @@ is taken from here. Entries past the size are dropped, least recently used first
 A read may be asked not to run the game's rules (:func:`without_rules`): a missing entry that the
 rules make (``Lru(size, rules=True)``) then raises :class:`NotKept` instead of being made, so the
 caller can make it elsewhere. The server answers such reads on its event loop when the database is
-a local file. It hands the others to a worker thread: only the missing entry's making where that
-needs nothing of the read (:attr:`NotKept.make`; then it reads again), else the whole read.
+a local file, and places the rules' work (``placement.py``: on the loop while it is quick, else in a
+worker thread): only the missing entry's making where that needs nothing of the read
+(:attr:`NotKept.make`; then it reads again), else the whole read.
 """
 
 from __future__ import annotations
