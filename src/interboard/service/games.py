@@ -1116,9 +1116,9 @@ class GameService:
     def without_rules(self, read: Callable[..., T], *args: Any) -> T:
         """``read(*args)`` (:meth:`seat_view`, :meth:`options`, :meth:`public_view`) if it needs
         no work of the game's rules (what they say of the phase is kept) but reads of the database;
-        :class:`NotKept` if it does (then run its ``make`` in a worker thread and read again, or,
-        without one, call ``read`` there). For the event loop, where the database is a local file
-        (:attr:`local_file`)."""
+        :class:`NotKept` if it does (then run its ``make`` and read again, or, without one, call
+        ``read`` itself, where the rules' work is placed: ``placement.py``). For the event loop,
+        where the database is a local file (:attr:`local_file`)."""
         with without_rules():
             return read(*args)
 
