@@ -109,6 +109,18 @@ def children(root: int) -> list[int]:
     return out
 
 
+def listeners(port: int) -> int:
+    """The sockets listening on TCP ``port`` (each server worker has its own, see
+    ``interboard/service/workers.py``)."""
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                fields = line.split()
+                count += int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "0A"
+    return count
+
+
 def tree_cpu_seconds(root: int) -> float:
     """CPU seconds of ``root`` and its live children (a PostgreSQL postmaster and its backends; the
     server's worker processes)."""
@@ -229,8 +241,10 @@ def server(db_url: str, sweep: float, workdir: Path, workers: int = 1) -> Iterat
             if proc.poll() is not None or time.monotonic() > deadline:
                 tail = log_path.read_text(errors="replace")[-3000:]
                 raise RuntimeError(f"the server did not start (exit {proc.returncode}):\n{tail}")
+            # Every worker listening: a connection opened before a worker listens is never its.
             with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{base}/api/variants", timeout=2.0).status_code == 200:
+                answered = httpx.get(f"{base}/api/variants", timeout=2.0).status_code == 200
+                if answered and (workers == 1 or listeners(port) >= workers):
                     break
             time.sleep(0.1)
         yield base, proc.pid

@@ -597,6 +597,66 @@ def test_workers_share_the_port_and_process_each_phase_once(
     assert all(len(histories[gid]) == 1 for gid, _ in games), histories
 
 
+def connections_per_process(port: int, pids: list[int]) -> dict[int, int]:
+    """How many open TCP connections to ``port`` each process holds (from /proc)."""
+    established = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "01":
+                established.add(f"socket:[{fields[9]}]")
+    counts = {}
+    for pid in pids:
+        fds = Path(f"/proc/{pid}/fd")
+        counts[pid] = sum(1 for fd in fds.iterdir() if os.readlink(fd) in established)
+    return counts
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="SO_REUSEPORT spreads connections on Linux only")
+def test_workers_each_take_a_share_of_connections_opened_together(sqlite_url: str, servers: Servers) -> None:
+    """64 connections opened at once (a proxy's pool, a load test) are spread over both workers, not
+    all taken by the first to wake. Each worker listens on a socket of its own, and the kernel
+    spreads connections by a hash of their addresses: a worker with fewer than 16 of the 64 would
+    happen about once in 30,000 runs."""
+    srv = servers.start(sqlite_url, args=(*NO_LIMITS, "--workers", "2"))
+    wait_for("two worker processes", lambda: len(worker_pids(srv)) == 2, timeout=START_TIMEOUT)
+    pids = worker_pids(srv)
+    wait_for("both workers listening", lambda: listening_sockets(srv.port) == 2, timeout=START_TIMEOUT)
+    conns = [socket.create_connection(("127.0.0.1", srv.port), timeout=HTTP_TIMEOUT) for _ in range(64)]
+    try:
+        for conn in conns:
+            conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        for conn in conns:
+            assert conn.recv(65536).startswith(b"HTTP/1.1 200"), "a connection was not answered"
+        counts = connections_per_process(srv.port, pids)
+    finally:
+        for conn in conns:
+            conn.close()
+    assert sum(counts.values()) == 64, counts
+    assert min(counts.values()) >= 16, counts
+
+
+def listening_sockets(port: int) -> int:
+    return sum(
+        1
+        for table in ("/proc/net/tcp", "/proc/net/tcp6")
+        for line in Path(table).read_text().splitlines()[1:]
+        if int(line.split()[1].rsplit(":", 1)[1], 16) == port and line.split()[3] == "0A"
+    )
+
+
+def test_a_second_server_on_a_port_with_workers_is_refused(sqlite_url: str, servers: Servers) -> None:
+    """The workers' port is shared by design (SO_REUSEPORT); another server started on it must
+    still be told the port is taken, not quietly take half the connections."""
+    first = servers.start(sqlite_url, args=(*NO_LIMITS, "--workers", "2"))
+    wait_for("both workers listening", lambda: listening_sockets(first.port) == 2, timeout=START_TIMEOUT)
+    second = servers.spawn(sqlite_url, port=first.port, args=(*NO_LIMITS, "--workers", "2"))
+    assert second.proc is not None
+    assert second.proc.wait(timeout=START_TIMEOUT) != 0
+    assert f"cannot listen on 127.0.0.1:{first.port}: Address already in use" in second.output()
+    assert listening_sockets(first.port) == 2
+
+
 def test_a_chunked_upload_is_refused_at_the_limit_by_a_real_server(sqlite_url: str, servers: Servers) -> None:
     """No Content-Length: the server counts what arrives, answers 413 past 64 KiB and reads no
     more, while the client has sent 256 KiB of a body it never finishes."""

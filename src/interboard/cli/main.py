@@ -324,6 +324,7 @@ def serve(
         from ..service.mail import MailConfig
         from ..service.observe import log_config
         from ..service.store import default_url, open_store
+        from ..service.workers import run as run_workers
     except ImportError as exc:
         raise fail(
             f"the server needs its extra: pip install 'interboard[server]' ({exc.name} is missing)"
@@ -382,15 +383,12 @@ def serve(
     typer.echo(f"interboard serving on http://{host}:{port} with {kind} database{processes}{notices}")
     # JSON lines on standard error, each with its request's id; the request lines are the app's
     # own (route template, duration), so uvicorn's access log is off.
-    uvicorn.run(
-        application,
-        host=host,
-        port=port,
-        log_config=log_config(),
-        access_log=False,
-        workers=workers,
-        factory=workers > 1,
-    )
+    if workers == 1:
+        uvicorn.run(application, host=host, port=port, log_config=log_config(), access_log=False)
+    else:
+        run_workers(
+            application, host=host, port=port, workers=workers, log_config=log_config(), access_log=False
+        )
 
 
 app.command("render")(render_svg)
