@@ -25,7 +25,7 @@ from .accounts import (
     Account,
     AccountService,
 )
-from .http import BODY_ERRORS, SESSION_COOKIE, SessionToken, errors
+from .http import BODY_ERRORS, SESSION_COOKIE, GameId, SessionToken, errors
 from .limits import Limiter, client_address
 from .schemas import NO_NUL, Strict
 
@@ -40,7 +40,6 @@ AccountName = Annotated[
 ]
 Password = Annotated[str, Field(min_length=PASSWORD_MIN, max_length=PASSWORD_MAX, pattern=NO_NUL)]
 Email = Annotated[str, Field(min_length=3, max_length=EMAIL_MAX, pattern=EMAIL_PATTERN)]
-GameId = Annotated[str, FastAPIPath(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="a game's id")]
 SeatPath = Annotated[str, FastAPIPath(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="a seat of the game")]
 
 

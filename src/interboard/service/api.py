@@ -21,10 +21,10 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from argon2 import PasswordHasher
 from fastapi import FastAPI, Query, Request
-from fastapi import Path as FastAPIPath
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from fastapi.routing import APIRoute
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel, Field
 from pydantic_core import to_json
@@ -47,7 +47,17 @@ from .games import (
     ServiceError,
     WouldWait,
 )
-from .http import BODY_ERRORS, MAX_BODY, LimitBody, SecurityHeaders, SessionToken, Token, errors
+from .http import (
+    BODY_ERRORS,
+    MAX_BODY,
+    GameId,
+    LimitBody,
+    SecurityHeaders,
+    SessionToken,
+    Token,
+    errors,
+)
+from .lane import Lane
 from .limits import (
     UNLIMITED_PATHS,
     Limiter,
@@ -143,7 +153,6 @@ class MessageBody(Strict):
     body: str = Field(min_length=1, max_length=MAX_MESSAGE, pattern=r"^[^\x00]*[^ \t\n\r\x00][^\x00]*$")
 
 
-GameId = Annotated[str, FastAPIPath(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="a game's id")]
 FamilyName: Any = Literal[tuple(families())]
 CreateGameBody: Any = create_game_body()
 """One schema per variant (``schemas.py``), built from the registry when the API is imported."""
@@ -444,6 +453,22 @@ def create_app(
                 return _json({"ready": body.value, "processed": processed})
         processed = await run_in_threadpool(service.ready, game_id, token, body.phase, body.value)
         return _json({"ready": body.value, "processed": processed})
+
+    # The seats' calls all game long, answered without FastAPI's per-request dependency solving.
+    lane_bodies: dict[Callable[..., Any], type[BaseModel] | None] = {
+        seat_view: None,
+        options: None,
+        orders: OrdersBody,
+        ready: PhaseFlagBody,
+    }
+    app.router.routes.insert(
+        0,
+        Lane(
+            (route, lane_bodies[route.endpoint])
+            for route in app.router.routes
+            if isinstance(route, APIRoute) and route.endpoint in lane_bodies
+        ),
+    )
 
     @app.post("/api/games/{game_id}/leave", responses=errors(401, 403, 404, 409, 422))
     async def leave(game_id: GameId, token: Token) -> dict[str, str]:

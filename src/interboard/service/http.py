@@ -7,6 +7,7 @@ import re
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
+from fastapi import Path as FastAPIPath
 from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 from starlette.datastructures import Headers
@@ -47,6 +48,10 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The OpenAPI ``responses`` for these error statuses, all with the one error body."""
     return {status: {"model": ErrorBody, "description": ERRORS[status]} for status in sorted(statuses)}
 
+
+GAME_ID = r"[A-Za-z0-9_-]{1,64}"
+"""A game's id as a path may carry it (ours are URL-safe base64)."""
+GameId = Annotated[str, FastAPIPath(pattern=f"^{GAME_ID}$", description="a game's id")]
 
 # A token as RFC 6750 writes it (b64token); ours are URL-safe base64, 43 characters.
 TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]{1,200}=*")

@@ -26,10 +26,9 @@ from ..games import family as get_family
 from ..games import find_variant, variants
 from ..games.protocol import FamilyError, VariantInfo
 from .games import GameService, Invalid, NotFound
-from .http import OPTIONAL_AUTH, OptionalToken, errors
+from .http import OPTIONAL_AUTH, GameId, OptionalToken, errors
 
 PACKAGE = files("interboard.service")
-GameId = Annotated[str, FastAPIPath(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="a game's id")]
 
 router = APIRouter()
 

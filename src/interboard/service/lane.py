@@ -1,0 +1,146 @@
+"""A quick lane for the routes every seat calls all game long: its view, its legal-order tree, its
+orders and its Ready.
+
+FastAPI answers a request by matching it against the routes in turn, then solving the route's
+dependencies (the path's game id, the bearer token, the JSON body) through its general machinery.
+For these routes that costs more server CPU than the answer (``docs/server.md``, "What a request
+costs"). The lane is a route placed first in the router. It takes a request only when it is
+plain: the route's path and method, a well-formed ``Authorization: Bearer`` token, and for a
+write a JSON body that the route's model accepts. It then calls the route's own endpoint with
+those arguments, as FastAPI would. Anything else (no token, a malformed one, a body the model
+refuses, another content type) is handed to the FastAPI route itself, so every error is FastAPI's
+answer, word for word. The endpoints, their OpenAPI description and their errors stay the FastAPI
+routes'; the lane only finds their arguments.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+from fastapi.routing import APIRoute
+from pydantic import BaseModel, ValidationError
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Match
+from starlette.types import Message, Receive, Scope, Send
+
+from .http import GAME_ID, TOKEN
+
+_BEARER = re.compile(rb"[Bb][Ee][Aa][Rr][Ee][Rr] (.*)")
+_JSON = (b"application/json", b"application/json; charset=utf-8")
+
+
+class Lane(BaseRoute):
+    """The quick lane for *routes*: FastAPI routes at ``/api/games/{game_id}/<name>``, each with
+    the body model it takes (or ``None``). Each endpoint is called as
+    ``endpoint(game_id=..., token=...[, body=...])``."""
+
+    def __init__(self, routes: Iterable[tuple[APIRoute, type[BaseModel] | None]]) -> None:
+        self._routes: dict[tuple[str, str], tuple[APIRoute, type[BaseModel] | None]] = {}
+        for route, body in routes:
+            prefix, _, name = route.path.rpartition("/")
+            wanted = {"game_id", "token"} | ({"body"} if body else set())
+            methods = route.methods or set()
+            if (
+                prefix != "/api/games/{game_id}"
+                or len(methods) != 1
+                or set(inspect.signature(route.endpoint).parameters) != wanted
+            ):
+                raise ValueError(
+                    f"the lane takes endpoint({', '.join(sorted(wanted))}) at one method of "
+                    f"/api/games/{{game_id}}/<name>, not {route.path}"
+                )
+            (method,) = methods
+            self._routes[(method, name)] = (route, body)
+        names = "|".join(re.escape(name) for _, name in self._routes)
+        self._path = re.compile(rf"/api/games/({GAME_ID})/({names})")
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        if scope["type"] == "http" and not scope.get("root_path"):
+            found = self._path.fullmatch(scope["path"])
+            if found:
+                entry = self._routes.get((scope["method"], found.group(2)))
+                if entry is not None:
+                    route = entry[0]
+                    return Match.FULL, {
+                        "endpoint": route.endpoint,
+                        "route": route,
+                        "path_params": {"game_id": found.group(1)},
+                    }
+        return Match.NONE, {}
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        route, model = self._routes[(scope["method"], scope["path"].rpartition("/")[2])]
+        token = _token(scope)
+        if token is None:
+            await route.handle(scope, receive, send)
+            return
+        arguments: dict[str, Any] = {"game_id": scope["path_params"]["game_id"], "token": token}
+        if model is not None:
+            if _header(scope, b"content-type") not in _JSON:
+                await route.handle(scope, receive, send)
+                return
+            raw = await _body(receive)
+            try:
+                arguments["body"] = model.model_validate(json.loads(raw))
+            except (ValueError, ValidationError):  # FastAPI says what is wrong, as on any route
+                await route.handle(scope, _replay(raw, receive), send)
+                return
+        endpoint: Callable[..., Awaitable[Any]] = route.endpoint
+        response = await endpoint(**arguments)
+        if not isinstance(response, Response):
+            raise TypeError(f"the lane's endpoints answer with a Response, not {type(response).__name__}")
+        await response(scope, receive, send)
+
+
+def _header(scope: Scope, name: bytes) -> bytes | None:
+    for key, value in scope["headers"]:
+        if key.lower() == name:
+            return bytes(value).lower()
+    return None
+
+
+def _token(scope: Scope) -> str | None:
+    """The bearer token, when the request carries exactly one well-formed."""
+    found = None
+    for key, value in scope["headers"]:
+        if key.lower() == b"authorization":
+            if found is not None:
+                return None  # two: FastAPI's reading decides
+            found = value
+    if found is None:
+        return None
+    bearer = _BEARER.fullmatch(found)
+    if bearer is None:
+        return None
+    token = bearer.group(1).decode("latin-1")
+    return token if TOKEN.fullmatch(token) else None
+
+
+async def _body(receive: Receive) -> bytes:
+    chunks = []
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+def _replay(raw: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that gives the body already read, then what *receive* gives."""
+    given = False
+
+    async def replay() -> Message:
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": raw, "more_body": False}
+        return await receive()
+
+    return replay

@@ -1,0 +1,124 @@
+"""The quick lane for the seats' hot routes (``service/lane.py``) answers exactly as FastAPI would.
+
+Each case sends one request twice, to two games played alike: once through the lane, once with the
+lane taken out of the router (FastAPI's own route). The answers must be the same, status and body,
+and the case says whether the lane answers it itself or hands it to the FastAPI route.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
+
+from interboard.service.api import RateLimits, create_app
+from interboard.service.lane import Lane
+
+from .test_api import full_game
+
+
+@dataclass(frozen=True)
+class Case:
+    method: str
+    route: str
+    body: Any = None
+    """JSON to send, or bytes as they are."""
+    headers: dict[str, str] = field(default_factory=dict)
+    authorization: str | None = "Bearer {token}"
+    seat: str = "FRANCE"
+    game: str = "{gid}"
+    lane: bool = True
+    """Whether the lane answers it itself (else FastAPI's route does)."""
+
+
+ORDERS = {"phase": "S1901M", "orders": ["A Par - Bur", "F Bre - Mao"]}
+CASES = {
+    "a seat's view": Case("GET", "seat"),
+    "a seat's legal-order tree": Case("GET", "options"),
+    "orders": Case("PUT", "orders", ORDERS),
+    "a Ready": Case("PUT", "ready", {"phase": "S1901M", "value": True}),
+    "orders the rules refuse (the service's 422)": Case(
+        "PUT", "orders", {"phase": "S1901M", "orders": ["A Par - Mos"]}
+    ),
+    "a Ready for a past phase (the service's 409)": Case("PUT", "ready", {"phase": "F1900M", "value": True}),
+    "a token that is no seat's (the service's 403)": Case("GET", "seat", authorization="Bearer " + "A" * 43),
+    "a game that does not exist (the service's 404)": Case("GET", "options", game="nosuchgame"),
+    "the scheme in lower case": Case("GET", "seat", authorization="bearer {token}"),
+    "a JSON content type with its charset": Case(
+        "PUT", "orders", ORDERS, headers={"Content-Type": "application/json; charset=UTF-8"}
+    ),
+    "two spaces after the scheme (FastAPI strips them)": Case(
+        "GET", "seat", authorization="Bearer  {token}", lane=False
+    ),
+    "no token (401)": Case("GET", "seat", authorization=None, lane=False),
+    "another scheme (401)": Case("GET", "options", authorization="Basic {token}", lane=False),
+    "a token of characters no token has (401)": Case(
+        "GET", "seat", authorization="Bearer {token}!", lane=False
+    ),
+    "a body that is not JSON": Case("PUT", "orders", b"{phase: S1901M", lane=False),
+    "a body of the wrong types (strict: 1 is no true)": Case(
+        "PUT", "ready", {"phase": "S1901M", "value": 1}, lane=False
+    ),
+    "a body with an unknown field": Case(
+        "PUT", "ready", {"phase": "S1901M", "value": True, "x": 1}, lane=False
+    ),
+    "a body without its content type (FastAPI reads it as JSON)": Case(
+        "PUT", "orders", json.dumps(ORDERS).encode(), headers={"Content-Type": ""}, lane=False
+    ),
+    "a body of another content type": Case(
+        "PUT", "orders", json.dumps(ORDERS).encode(), headers={"Content-Type": "text/plain"}, lane=False
+    ),
+    "a body that is not UTF-8": Case("PUT", "ready", b'{"phase": "S1901M\xff", "value": true}', lane=False),
+}
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db_url, sweep=None, limits=RateLimits.off())) as c:
+        yield c
+
+
+def send(client: TestClient, case: Case, gid: str, token: str) -> tuple[int, Any]:
+    headers = {"Content-Type": "application/json", **case.headers}
+    if case.authorization is not None:
+        headers["Authorization"] = case.authorization.format(token=token)
+    headers = {k: v for k, v in headers.items() if v}
+    body = case.body if isinstance(case.body, bytes) else None if case.body is None else json.dumps(case.body)
+    path = f"/api/games/{case.game.format(gid=gid)}/{case.route}"
+    r = client.request(case.method, path, content=body, headers=headers)
+    return r.status_code, json.loads(r.text.replace(gid, "GID"))
+
+
+@pytest.mark.parametrize("case", CASES.values(), ids=CASES.keys())
+def test_the_lane_answers_as_fastapi_would(
+    client: TestClient, case: Case, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app: Any = client.app
+    routes = app.router.routes
+    (lane,) = [route for route in routes if isinstance(route, Lane)]
+    assert routes[0] is lane  # before any route that could match
+    handled: list[str] = []
+    for route in routes:
+        if isinstance(route, APIRoute) and route.path.startswith("/api/games/{game_id}/"):
+
+            async def spy(scope: Any, receive: Any, send: Any, route: APIRoute = route) -> None:
+                handled.append(route.path)
+                await APIRoute.handle(route, scope, receive, send)
+
+            monkeypatch.setattr(route, "handle", spy)
+    games = [full_game(client) for _ in range(2)]
+    handled.clear()
+
+    through_lane = send(client, case, games[0][0], games[0][2][case.seat])
+    assert bool(handled) is not case.lane, handled
+    monkeypatch.setattr(app.router, "routes", [route for route in routes if route is not lane])
+    handled.clear()
+    through_fastapi = send(client, case, games[1][0], games[1][2][case.seat])
+    assert handled, "FastAPI's route did not answer without the lane"
+
+    assert through_lane == through_fastapi
