@@ -10,12 +10,20 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Connection, Engine, func, select
 
 from interboard.service.cache import NotKept
-from interboard.service.games import Conflict, GameService, Invalid, NewGame, WouldWait
+from interboard.service.games import (
+    AT_ONCE_BUSY_WAIT_MS,
+    SET_READY,
+    Conflict,
+    GameService,
+    Invalid,
+    NewGame,
+    WouldWait,
+)
 from interboard.service.models import PhaseRow
-from interboard.service.store import open_store
+from interboard.service.store import SQLITE_BUSY_TIMEOUT_S, open_store
 
 from .writer import another_thread_writing
 
@@ -336,11 +344,15 @@ def test_a_ready_that_leaves_others_to_wait_for_processes_nothing_and_the_last_o
     assert service.public_view(gid)["phase"] == "F1901M"
 
 
-def test_a_write_at_once_never_waits_and_leaves_the_seat_as_it_was_when_it_would(tmp_path: Path) -> None:
+def test_a_write_at_once_waits_at_most_briefly_and_leaves_the_seat_as_it_was_when_it_would(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The event loop's writes (:meth:`GameService.set_ready_at_once`, :meth:`submit_at_once`) are
-    done only when nothing is to wait for; else they say so (:class:`WouldWait`, or ``None`` where
-    the rules must describe the phase first) and write nothing, and the worker thread's write
-    waits as before (the connection's busy timeout is set back)."""
+    done only when nothing is to wait for, or only another process's write for a moment
+    (:data:`AT_ONCE_BUSY_WAIT_MS`, SQLite's busy timeout in that transaction); else they say so
+    (:class:`WouldWait`, or ``None`` where the rules must describe the phase first) and write
+    nothing, and the worker thread's write waits as before (the connection's busy timeout is set
+    back)."""
     url = f"sqlite:///{tmp_path / 'g.sqlite'}"
     service = GameService(open_store(url))
     gid, tokens, _ = _game(service)
@@ -376,6 +388,18 @@ def test_a_write_at_once_never_waits_and_leaves_the_seat_as_it_was_when_it_would
     assert service.set_ready_at_once(gid, france, "S1901M", False) is False  # not due: others wait
     view = service.seat_view(gid, france)
     assert view["seat"]["orders"] == ["A Par - Bur"] and not view["seat"]["ready"]
+    # The busy timeout each write ran with: brief at once, the pool's in a thread.
+    timeouts: list[int] = []
+    run = SET_READY.run
+
+    def noting_the_timeout(conn: Connection, parameters: dict[str, object]) -> int:
+        timeouts.append(conn.exec_driver_sql("PRAGMA busy_timeout").scalar_one())
+        return run(conn, parameters)
+
+    monkeypatch.setattr(SET_READY, "run", noting_the_timeout)
+    service.set_ready_at_once(gid, france, "S1901M", True)
+    service.set_ready(gid, france, "S1901M", False)
+    assert timeouts == [AT_ONCE_BUSY_WAIT_MS, int(SQLITE_BUSY_TIMEOUT_S * 1000)]
 
 
 def test_orders_given_while_the_rules_work_out_a_phase_wait_for_nothing_and_are_used(
