@@ -16,7 +16,7 @@ import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
-from interboard.service.api import RateLimits, create_app
+from interboard.service.api import MAX_BODY, RateLimits, create_app
 from interboard.service.lane import Lane
 
 from .test_api import full_game
@@ -34,6 +34,8 @@ class Case:
     game: str = "{gid}"
     lane: bool = True
     """Whether the lane answers it itself (else FastAPI's route does)."""
+    chunked: bool = False
+    """Sent without a Content-Length, in chunks (the body's limit is then counted as it comes)."""
 
 
 ORDERS = {"phase": "S1901M", "orders": ["A Par - Bur", "F Bre - Mao"]}
@@ -74,6 +76,10 @@ CASES = {
         "PUT", "orders", json.dumps(ORDERS).encode(), headers={"Content-Type": "text/plain"}, lane=False
     ),
     "a body that is not UTF-8": Case("PUT", "ready", b'{"phase": "S1901M\xff", "value": true}', lane=False),
+    "a chunked body over the limit (413 as it comes)": Case(
+        "PUT", "orders", b'{"phase": "S1901M", "orders": ["' + b" " * MAX_BODY + b'"]}', chunked=True
+    ),
+    "a chunked body within the limit": Case("PUT", "orders", json.dumps(ORDERS).encode(), chunked=True),
 }
 
 
@@ -90,7 +96,10 @@ def send(client: TestClient, case: Case, gid: str, token: str) -> tuple[int, Any
     headers = {k: v for k, v in headers.items() if v}
     body = case.body if isinstance(case.body, bytes) else None if case.body is None else json.dumps(case.body)
     path = f"/api/games/{case.game.format(gid=gid)}/{case.route}"
-    r = client.request(case.method, path, content=body, headers=headers)
+    content: Any = (
+        iter([body[i : i + 8192] for i in range(0, len(body), 8192)]) if case.chunked and body else body
+    )
+    r = client.request(case.method, path, content=content, headers=headers)
     return r.status_code, json.loads(r.text.replace(gid, "GID"))
 
 
