@@ -653,7 +653,7 @@ def test_a_second_server_on_a_port_with_workers_is_refused(sqlite_url: str, serv
     second = servers.spawn(sqlite_url, port=first.port, args=(*NO_LIMITS, "--workers", "2"))
     assert second.proc is not None
     assert second.proc.wait(timeout=START_TIMEOUT) != 0
-    assert f"cannot listen on 127.0.0.1:{first.port}: Address already in use" in second.output()
+    assert f"error: cannot listen on 127.0.0.1:{first.port}: Address already in use" in second.output()
     assert listening_sockets(first.port) == 2
 
 

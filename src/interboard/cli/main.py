@@ -324,6 +324,7 @@ def serve(
         from ..service.mail import MailConfig
         from ..service.observe import log_config
         from ..service.store import default_url, open_store
+        from ..service.workers import CannotListen
         from ..service.workers import run as run_workers
     except ImportError as exc:
         raise fail(
@@ -386,9 +387,12 @@ def serve(
     if workers == 1:
         uvicorn.run(application, host=host, port=port, log_config=log_config(), access_log=False)
     else:
-        run_workers(
-            application, host=host, port=port, workers=workers, log_config=log_config(), access_log=False
-        )
+        try:
+            run_workers(
+                application, host=host, port=port, workers=workers, log_config=log_config(), access_log=False
+            )
+        except CannotListen as exc:
+            raise fail(str(exc)) from exc
 
 
 app.command("render")(render_svg)

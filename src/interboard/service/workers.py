@@ -30,7 +30,8 @@ SPREADS_CONNECTIONS = sys.platform == "linux" and hasattr(socket, "SO_REUSEPORT"
 
 def run(application: str, *, host: str, port: int, workers: int, **options: Any) -> None:
     """Serve the app that the factory *application* (``module:function``) makes in each of
-    *workers* processes, on *host*:*port*; *options* are uvicorn's."""
+    *workers* processes, on *host*:*port*; *options* are uvicorn's. :class:`CannotListen` if the
+    port cannot be had."""
     if not SPREADS_CONNECTIONS:
         uvicorn.run(application, host=host, port=port, workers=workers, factory=True, **options)
         return
@@ -47,9 +48,13 @@ def run(application: str, *, host: str, port: int, workers: int, **options: Any)
         _share_port(held)
         held.bind((host, port))
     except OSError as exc:
-        raise SystemExit(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
+        raise CannotListen(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
     with held:
         Multiprocess(config, sockets=[held]).run()
+
+
+class CannotListen(Exception):
+    """The port cannot be had (taken, not allowed); said before any worker starts."""
 
 
 def _share_port(sock: socket.socket) -> None:
