@@ -10,9 +10,10 @@ For each database (``--only`` one of them):
 1. *load*: ``interboard serve`` is started as a subprocess on 127.0.0.1 and a free port, over a
    fresh SQLite file in a temporary directory, or over a fresh database of a throwaway PostgreSQL
    cluster started here (the Debian binaries, as the ``postgres`` user when run as root, the same
-   way as ``tests/service/conftest.py``; speed-over-durability settings: ``fsync = off``), or of the
+   way as ``tests/conftest.py``; speed-over-durability settings: ``fsync = off``), or of the
    server at ``--pg-url`` (a user that may create databases; else the database of the URL is used
-   as it is). ``--games`` standard games are created with every seat assigned. Then one client
+   as it is). Once each server process listens (each has a socket of its own), ``--games``
+   standard games are created with every seat assigned. Then one client
    task per seat (asyncio + aiohttp, at most ``--workers`` requests in flight) repeats, until
    ``--seconds`` have passed or its game has played ``--phases`` phases: GET its seat view; if it
    must act and is not ready yet, GET its legal-order tree (``/options``), PUT one random legal
