@@ -23,6 +23,7 @@ from typing import Any
 
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
+from starlette.requests import ClientDisconnect
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Match
 from starlette.types import Message, Receive, Scope, Send
@@ -124,8 +125,8 @@ async def _body(receive: Receive) -> bytes:
     chunks = []
     while True:
         message = await receive()
-        if message["type"] != "http.request":
-            break
+        if message["type"] == "http.disconnect":
+            raise ClientDisconnect()  # as Starlette's reading says it
         chunks.append(message.get("body", b""))
         if not message.get("more_body", False):
             break
