@@ -322,9 +322,9 @@ class WouldWait(Exception):
 AT_ONCE_BUSY_WAIT_MS = 2
 """How long a write on the event loop lets SQLite wait for another process's write to end (its busy
 handler sleeps, and the loop with it) before it gives way (:class:`WouldWait`). About as long as
-another process holds the lock for a write under load (p50 1 ms, p90 2.5 ms, measured): a write
-that gives way is tried again only after a whole turn of the loop, and under load a turn is several
-milliseconds, so writes that gave way made most of the writes' p99."""
+another process holds the lock for one write under load (its statements and the commit's fsync): a
+write that gives way is tried again only after a whole turn of the loop, and under load a turn is
+several milliseconds, so writes that gave way made most of the writes' p99 (``docs/server.md``)."""
 
 
 def _brief_busy_wait(conn: Connection) -> None:
