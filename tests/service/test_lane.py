@@ -54,8 +54,8 @@ CASES = {
     "a JSON content type with its charset": Case(
         "PUT", "orders", ORDERS, headers={"Content-Type": "application/json; charset=UTF-8"}
     ),
-    "two spaces after the scheme (FastAPI strips them)": Case(
-        "GET", "seat", authorization="Bearer  {token}", lane=False
+    "two spaces after the scheme (stripped, as FastAPI strips them)": Case(
+        "GET", "seat", authorization="Bearer  {token}"
     ),
     "no token (401)": Case("GET", "seat", authorization=None, lane=False),
     "another scheme (401)": Case("GET", "options", authorization="Basic {token}", lane=False),

@@ -55,6 +55,15 @@ GameId = Annotated[str, FastAPIPath(pattern=f"^{GAME_ID}$", description="a game'
 
 # A token as RFC 6750 writes it (b64token); ours are URL-safe base64, 43 characters.
 TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]{1,200}=*")
+
+
+def bearer(scope: Scope) -> str | None:
+    """The ``Authorization: Bearer`` credentials as FastAPI's ``HTTPBearer`` reads them (the first
+    such header, the scheme in any case, the rest stripped), not yet checked to be a token."""
+    scheme, _, token = Headers(scope=scope).get("authorization", "").partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
 _bearer = HTTPBearer(
     auto_error=False,
     scheme_name="bearer",

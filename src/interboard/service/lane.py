@@ -5,7 +5,8 @@ FastAPI answers a request by matching it against the routes in turn, then solvin
 dependencies (the path's game id, the bearer token, the JSON body) through its general machinery.
 For these routes that costs more server CPU than the answer (``docs/server.md``, "What a request
 costs"). The lane is a route placed first in the router. It takes a request only when it is
-plain: the route's path and method, a well-formed ``Authorization: Bearer`` token, and for a
+plain: the route's path and method, a well-formed ``Authorization: Bearer`` token (read as
+FastAPI reads it: ``http.bearer``), and for a
 write a JSON body that the route's model accepts. It then calls the route's own endpoint with
 those arguments, as FastAPI would. Anything else (no token, a malformed one, a body the model
 refuses, another content type) is handed to the FastAPI route itself, so every error is FastAPI's
@@ -28,9 +29,8 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Match
 from starlette.types import Message, Receive, Scope, Send
 
-from .http import GAME_ID, TOKEN
+from .http import GAME_ID, TOKEN, bearer
 
-_BEARER = re.compile(rb"[Bb][Ee][Aa][Rr][Ee][Rr] (.*)")
 _JSON = (b"application/json", b"application/json; charset=utf-8")
 
 
@@ -105,20 +105,9 @@ def _header(scope: Scope, name: bytes) -> bytes | None:
 
 
 def _token(scope: Scope) -> str | None:
-    """The bearer token, when the request carries exactly one well-formed."""
-    found = None
-    for key, value in scope["headers"]:
-        if key.lower() == b"authorization":
-            if found is not None:
-                return None  # two: FastAPI's reading decides
-            found = value
-    if found is None:
-        return None
-    bearer = _BEARER.fullmatch(found)
-    if bearer is None:
-        return None
-    token = bearer.group(1).decode("latin-1")
-    return token if TOKEN.fullmatch(token) else None
+    """The bearer token, when the request carries one well-formed (what FastAPI's ``Token`` gives)."""
+    token = bearer(scope)
+    return token if token is not None and TOKEN.fullmatch(token) else None
 
 
 async def _body(receive: Receive) -> bytes:

@@ -30,11 +30,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 
-from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .games import ServiceError
+from .http import bearer
 
 UNLIMITED_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -251,11 +251,6 @@ def _digest(token: str) -> str:
 def client_address(scope: Scope) -> str:
     client = scope.get("client")
     return str(client[0]) if client else "unknown"
-
-
-def bearer(scope: Scope) -> str | None:
-    scheme, _, token = Headers(scope=scope).get("authorization", "").partition(" ")
-    return token.strip() or None if scheme.lower() == "bearer" else None
 
 
 class RateLimit:
