@@ -48,7 +48,7 @@ from .models import GameRow, MessageRow, OrdersRow, PhaseRow, SeatRow
 from .notices import Change, Notices, unix_time
 from .prepared import Prepared
 from .security import hash_token, new_token, token_matches
-from .store import BUSY_WAIT_OFF
+from .store import BUSY_WAIT_SHORTENED
 
 if TYPE_CHECKING:
     from .accounts import AccountNotices
@@ -336,7 +336,7 @@ def _brief_busy_wait(conn: Connection) -> None:
     conn.connection.driver_connection.execute(  # type: ignore[union-attr]
         f"PRAGMA busy_timeout = {AT_ONCE_BUSY_WAIT_MS}"
     )
-    conn.connection.info[BUSY_WAIT_OFF] = True
+    conn.connection.info[BUSY_WAIT_SHORTENED] = True
 
 
 class MovedOn(ServiceError):

@@ -28,9 +28,10 @@ from sqlalchemy.pool import StaticPool
 DEFAULT_URL = "sqlite:///interboard.sqlite"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 SQLITE_BUSY_TIMEOUT_S = 30.0
-BUSY_WAIT_OFF = "busy_wait_off"
-"""Set in a connection's ``info`` while it answers "database is locked" at once (a write tried on
-the event loop): the timeout is set back when the connection returns to the pool."""
+BUSY_WAIT_SHORTENED = "busy_wait_shortened"
+"""Set in a connection's ``info`` while its busy timeout is a write's on the event loop (a few
+milliseconds, ``games.AT_ONCE_BUSY_WAIT_MS``): the timeout is set back when the connection returns
+to the pool."""
 SQLITE_SYNCHRONOUS = {"full": "FULL", "normal": "NORMAL"}
 """A SQLite URL's ``?synchronous=`` (SQLite's pragma, on the write-ahead log): ``full``, the default,
 syncs the log to the disk at every commit, so an answered write survives a power cut; ``normal``
@@ -131,7 +132,7 @@ def _sqlite_engine(u: URL) -> Engine:
 
     @event.listens_for(engine, "checkin")
     def _on_checkin(dbapi_connection: Any, record: Any) -> None:
-        if record.info.pop(BUSY_WAIT_OFF, False):
+        if record.info.pop(BUSY_WAIT_SHORTENED, False):
             dbapi_connection.execute(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_TIMEOUT_S * 1000)}")
 
     return engine
