@@ -214,6 +214,8 @@ class SecurityHeaders:
 
     ALWAYS = tuple((name.lower().encode(), value.encode()) for name, value in SECURITY_HEADERS.items())
     """The headers every response gets, as the server sends them."""
+    PAGE_CSP_SENT, DOCS_CSP_SENT = PAGE_CSP.encode(), DOCS_CSP.encode()
+    """The HTML pages' policies, likewise."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -222,7 +224,7 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        csp = (DOCS_CSP if scope["path"].startswith("/docs") else PAGE_CSP).encode()
+        csp = self.DOCS_CSP_SENT if scope["path"].startswith("/docs") else self.PAGE_CSP_SENT
 
         async def add_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
