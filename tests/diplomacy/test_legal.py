@@ -719,3 +719,37 @@ def test_the_family_check_gives_the_adjudicators_verdict_on_listed_and_unlisted_
                     verdict,
                 )
     assert listed_seen > 500 and unlisted_seen > 50
+
+
+def test_the_familys_tree_is_the_option_tree_and_shares_its_listing_with_the_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The family's tree for a seat is :func:`option_tree`'s, in every kind of phase, though built
+    from the listing the seat's order check uses: the legal orders are listed once for both."""
+    from interboard.games import family
+    from interboard.games.diplomacy import family as diplomacy_family
+    from interboard.games.diplomacy import legal
+    from interboard.games.diplomacy.game import Game
+    from interboard.games.diplomacy.record import game_to_json
+    from interboard.games.diplomacy.variants import get_variant
+
+    diplomacy = family("diplomacy")
+    listings: list[str | None] = []
+
+    def counted(board: object, position: Position, power: str | None = None) -> dict[str, PowerOptions]:
+        listings.append(power)
+        return legal_orders(B, position, power)
+
+    monkeypatch.setattr(diplomacy_family, "legal_orders", counted)
+    monkeypatch.setattr(legal, "legal_orders", counted)
+    kinds = set()
+    for pos in [*_sample_positions(5, 12, 3), *_retreat_and_adjustment_positions()[:30]]:
+        state = game_to_json(Game(get_variant("standard"), Rulebook(), pos))
+        for power, tree in option_tree(B, pos).items():
+            kinds.add(pos.phase.kind)
+            listings.clear()
+            given = diplomacy.options(state, power)
+            assert {k: given[k] for k in ("due", "waive", "orders")} == tree, (pos.phase, power)
+            diplomacy.check(state, power, [])
+            assert listings == [power]
+    assert kinds == set(PhaseKind)

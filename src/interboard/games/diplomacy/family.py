@@ -14,7 +14,7 @@ from .bots import BOTS, Turn, make_bot
 from .drawing import render_position
 from .errors import OrderError
 from .game import Game
-from .legal import PowerOptions, legal_orders, option_tree
+from .legal import PowerOptions, legal_orders, power_tree
 from .links import link_choices
 from .orders import Order, Waive, format_order
 from .parse import parse_order, parse_power_order
@@ -208,7 +208,8 @@ class DiplomacyFamily:
 
     def options(self, state: State, seat: str, chosen: Sequence[str] = ()) -> dict[str, Any]:
         game = self._reading(state)
-        tree: dict[str, Any] = dict(option_tree(game.board, game.position, seat).get(seat, {}))
+        listed = self._listed(state, seat)  # the same lists the seat's orders are checked against
+        tree: dict[str, Any] = dict(power_tree(game.board, listed)) if listed is not None else {}
         if tree:
             # The game page's words for this family and phase (it has none of its own).
             tree.update(_page_words(game.position.phase.kind, int(tree.get("due", 0))))

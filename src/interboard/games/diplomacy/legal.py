@@ -62,6 +62,10 @@ OptionTree: TypeAlias = "dict[str, str | OptionTree]"
 """Location id -> order kind -> (destination / supported unit ...) -> order text."""
 
 
+_Leaf: TypeAlias = "tuple[str, str | None, str | None, str]"
+"""Where an order goes under its location in a tree: its kind's key, up to two more keys, its text."""
+
+
 class PowerTree(TypedDict):
     due: int
     """Builds (positive) or removals (negative) due in an adjustment phase; 0 otherwise."""
@@ -97,6 +101,8 @@ class _Static:
         "convoys",
         "fleet_moves",
         "holds",
+        "ids",
+        "leaves",
         "move_spaces",
         "near",
         "pairs",
@@ -110,6 +116,9 @@ class _Static:
         t = tables(board)
         self.t = t
         n = t.n_locs
+        self.ids = [loc.id for loc in board.locations]
+        self.leaves: dict[Order, _Leaf] = {}
+        """Each order's place in an option tree, worked out when first put in one (see power_tree)."""
         loc_space, main_loc = t.loc_space, t.main_loc
         self.holds: dict[UnitKind, list[Hold]] = {k: [Hold(loc, k) for loc in range(n)] for k in UnitKind}
         self.fleet_moves: list[tuple[Move, ...]] = []
@@ -261,36 +270,55 @@ def option_tree(board: Board, position: Position, power: str | None = None) -> d
         "convoy": {army location: {destination: text}}
         "remove": text
     """
-    ids = [loc.id for loc in board.locations]
-    trees: dict[str, PowerTree] = {}
-    for p, opts in legal_orders(board, position, power).items():
-        locs: dict[str, OptionTree] = {}
-        for loc, orders in opts.orders.items():
-            node: OptionTree = {}
-            for order in orders:
-                text = format_order(board, order)
-                match order:
-                    case Hold():
-                        node["hold"] = text
-                    case Move(_, dest, _, via):
-                        _put(node, "move_via" if via else "move", ids[dest], text)
-                    case SupportHold(_, target):
-                        _put(node, "support_hold", ids[target], text)
-                    case SupportMove(_, origin, dest):
-                        _put2(node, "support_move", ids[origin], ids[dest], text)
-                    case Convoy(_, origin, dest):
-                        _put2(node, "convoy", ids[origin], ids[dest], text)
-                    case Retreat(_, dest):
-                        _put(node, "retreat", ids[dest], text)
-                    case Disband():
-                        node["disband"] = text
-                    case Remove():
-                        node["remove"] = text
-                    case Build(site, unit):
-                        _put2(node, "build", unit.value, ids[site], text)
-            locs[ids[loc]] = node
-        trees[p] = {"due": opts.due, "waive": "WAIVE" if opts.can_waive else None, "orders": locs}
-    return trees
+    return {p: power_tree(board, opts) for p, opts in legal_orders(board, position, power).items()}
+
+
+def power_tree(board: Board, options: PowerOptions) -> PowerTree:
+    """One power's :class:`PowerOptions` as the tree :func:`option_tree` gives for it."""
+    st = _static(board)
+    ids, leaves = st.ids, st.leaves
+    locs: dict[str, OptionTree] = {}
+    for loc, orders in options.orders.items():
+        node: OptionTree = {}
+        for order in orders:
+            leaf = leaves.get(order)
+            if leaf is None:
+                leaf = leaves[order] = _leaf(board, order)
+            key, sub, sub2, text = leaf
+            if sub is None:
+                node[key] = text
+            elif sub2 is None:
+                _put(node, key, sub, text)
+            else:
+                _put2(node, key, sub, sub2, text)
+        locs[ids[loc]] = node
+    waive = "WAIVE" if options.can_waive else None
+    return {"due": options.due, "waive": waive, "orders": locs}
+
+
+def _leaf(board: Board, order: Order) -> _Leaf:
+    ids = _static(board).ids
+    text = format_order(board, order)
+    match order:
+        case Hold():
+            return "hold", None, None, text
+        case Move(_, dest, _, via):
+            return "move_via" if via else "move", ids[dest], None, text
+        case SupportHold(_, target):
+            return "support_hold", ids[target], None, text
+        case SupportMove(_, origin, dest):
+            return "support_move", ids[origin], ids[dest], text
+        case Convoy(_, origin, dest):
+            return "convoy", ids[origin], ids[dest], text
+        case Retreat(_, dest):
+            return "retreat", ids[dest], None, text
+        case Disband():
+            return "disband", None, None, text
+        case Remove():
+            return "remove", None, None, text
+        case Build(site, unit):
+            return "build", unit.value, ids[site], text
+    raise TypeError(f"no place in an option tree for {order!r}")
 
 
 def _put(node: OptionTree, key: str, sub: str, text: str) -> None:
