@@ -31,12 +31,11 @@ For each database (``--only`` one of them):
    :class:`~interboard.service.games.GameService` (no HTTP), on another fresh database, for
    ``--profile-seconds``: two thirds timed, one third under cProfile. Timed: wall and CPU time of
    each service call, and the rules code the family adapter calls, by wrapping its functions for the
-   pass (record conversion, legal-order tree, order checking, adjudication). The service calls' time
-   then splits into waiting on the database (wall - CPU - time runnable but descheduled: round
-   trips, fsync, locks), descheduled, SQLAlchemy + driver + service code (CPU - rules) and the
-   rules categories. cProfile names the hottest
-   functions. The server's CPU per request under load, against what the same requests cost in the
-   service calls alone, shows what the HTTP stack adds.
+   pass (record conversion, legal orders and their trees, order checking, adjudication). The service
+   calls' time then splits into waiting on the database (wall - CPU - time runnable but descheduled:
+   round trips, fsync, locks), descheduled, SQLAlchemy + driver + service code (CPU - rules) and the
+   rules categories. cProfile names the hottest functions. The server's CPU per request under load,
+   against what the same requests cost in the service calls alone, shows what the HTTP stack adds.
 
 Only loopback traffic; every loop is bounded in count and in time; the server and the cluster are
 stopped and the temporary files removed at the end, also on Ctrl-C.
@@ -647,7 +646,7 @@ CATEGORIES = (
     ("runqueue", "descheduled (CPUs busy with other processes)"),
     ("db_cpu", "SQLAlchemy + driver + service code (CPU)"),
     ("record", "game record <-> objects (diplomacy record)"),
-    ("legal", "legal-order tree (options)"),
+    ("legal", "legal orders (listing, option tree)"),
     ("check", "order parsing and checking"),
     ("adjudicate", "adjudication (Game.process)"),
     ("rules", "other rules code (family adapter)"),
@@ -690,7 +689,8 @@ class Timers:
             self.wrap(families.DiplomacyFamily, name, "rules")
         for name in ("game_from_json", "game_to_json", "position_to_json", "result_to_json"):
             self.wrap(families, name, "record")
-        self.wrap(families, "option_tree", "legal")
+        self.wrap(families, "legal_orders", "legal")
+        self.wrap(families, "power_tree", "legal")
         self.wrap(families, "parse_power_order", "check")
         self.wrap(families, "check_order", "check")
         self.wrap(Game, "process", "adjudicate")
