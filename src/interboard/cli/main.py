@@ -320,6 +320,7 @@ def serve(
         from sqlalchemy.exc import SQLAlchemyError
 
         from ..service.api import ENVIRONMENT, create_app, serving_config, settle_for_serving
+        from ..service.coalesce import PROTOCOL
         from ..service.limits import Rate, RateLimits
         from ..service.mail import MailConfig
         from ..service.observe import log_config
@@ -385,11 +386,19 @@ def serve(
     # JSON lines on standard error, each with its request's id; the request lines are the app's
     # own (route template, duration), so uvicorn's access log is off.
     if workers == 1:
-        uvicorn.run(application, host=host, port=port, log_config=log_config(), access_log=False)
+        uvicorn.run(
+            application, host=host, port=port, http=PROTOCOL, log_config=log_config(), access_log=False
+        )
     else:
         try:
             run_workers(
-                application, host=host, port=port, workers=workers, log_config=log_config(), access_log=False
+                application,
+                host=host,
+                port=port,
+                workers=workers,
+                http=PROTOCOL,
+                log_config=log_config(),
+                access_log=False,
             )
         except CannotListen as exc:
             raise fail(str(exc)) from exc
