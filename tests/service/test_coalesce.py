@@ -13,7 +13,7 @@ from uvicorn.config import Config
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.server import ServerState
 
-from interboard.service.coalesce import PROTOCOL, CoalescingHttpToolsProtocol
+from interboard.service.coalesce import PROTOCOL, CoalescingHttpToolsProtocol, CoalescingTransport
 
 GET = b"GET / HTTP/1.1\r\nHost: test\r\n\r\n"
 GET_AND_CLOSE = b"GET / HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n"
@@ -32,6 +32,9 @@ class Recorded:
     def close(self) -> None:
         self.done.append(("close", b""))
         self.closed = True
+
+    def write_eof(self) -> None:
+        self.done.append(("eof", b""))
 
     def is_closing(self) -> bool:
         return self.closed
@@ -127,3 +130,18 @@ def test_a_client_reads_the_whole_answer_over_a_socket(request_bytes: bytes) -> 
 
     answer = asyncio.run(exchange())
     assert answer.startswith(b"HTTP/1.1 200 OK\r\n") and answer.endswith(b"\r\n\r\nhello")
+
+
+def test_every_way_of_writing_goes_through_the_one_held_write() -> None:
+    async def written() -> list[tuple[str, bytes]]:
+        real = Recorded()
+        transport = CoalescingTransport(real, asyncio.get_running_loop())  # type: ignore[arg-type]
+        transport.write(b"a")
+        transport.writelines([b"b", b"c"])
+        assert real.done == []  # held until the turn ends
+        await asyncio.sleep(0)
+        transport.write(b"d")
+        transport.write_eof()
+        return real.done
+
+    assert asyncio.run(written()) == [("write", b"abc"), ("write", b"d"), ("eof", b"")]

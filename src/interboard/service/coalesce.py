@@ -24,7 +24,8 @@ PROTOCOL = "interboard.service.coalesce:CoalescingHttpToolsProtocol"
 class CoalescingTransport:
     """A transport whose writes in one turn of the event loop reach the real one as one write.
 
-    Everything else is the real transport's."""
+    Everything else is the real transport's; what ends the writes (``write_eof``, ``close``) sends
+    what is held first."""
 
     def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
         self._transport = transport
@@ -42,6 +43,13 @@ class CoalescingTransport:
         held, self._held = self._held, []
         if not self._transport.is_closing():
             self._transport.write(held[0] if len(held) == 1 else b"".join(held))
+
+    def writelines(self, chunks: Any) -> None:
+        self.write(b"".join(chunks))
+
+    def write_eof(self) -> None:
+        self._flush()
+        self._transport.write_eof()
 
     def close(self) -> None:
         self._flush()
