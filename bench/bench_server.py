@@ -92,10 +92,13 @@ def _stat(pid: int) -> list[str] | None:
     return text[text.rindex(")") + 2 :].split()  # fields from the 3rd (state) on
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of one process (0 if it is gone)."""
+def cpu_seconds(pid: int, system_only: bool = False) -> float:
+    """User + system CPU seconds of one process, or its system (kernel) seconds only (0 if it is
+    gone)."""
     f = _stat(pid)
-    return (int(f[11]) + int(f[12])) / CLK_TCK if f else 0.0
+    if not f:
+        return 0.0
+    return (int(f[12]) + (0 if system_only else int(f[11]))) / CLK_TCK
 
 
 def children(root: int) -> list[int]:
@@ -121,10 +124,10 @@ def listeners(port: int) -> int:
     return count
 
 
-def tree_cpu_seconds(root: int) -> float:
+def tree_cpu_seconds(root: int, system_only: bool = False) -> float:
     """CPU seconds of ``root`` and its live children (a PostgreSQL postmaster and its backends; the
-    server's worker processes)."""
-    return cpu_seconds(root) + sum(cpu_seconds(pid) for pid in children(root))
+    server's worker processes); ``system_only``: the kernel's part (system calls: sockets, fsync)."""
+    return cpu_seconds(root, system_only) + sum(cpu_seconds(pid, system_only) for pid in children(root))
 
 
 def machine_cpu() -> tuple[float, float]:
@@ -320,6 +323,8 @@ class LoadResult:
     phases_by_ready: int = 0
     finished_games: int = 0
     server_cpu: float = 0.0
+    server_system_cpu: float = 0.0
+    """Of ``server_cpu``, the kernel's (system time)."""
     db_cpu: float | None = None
     client_cpu: float = 0.0
     examples: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -513,8 +518,9 @@ async def load(
         client = Client(http, args.workers, result)
         rng = random.Random(args.seed)
         pg = db_pid()
-        cpu0, db0, me0 = (
+        cpu0, system0, db0, me0 = (
             tree_cpu_seconds(server_pid),
+            tree_cpu_seconds(server_pid, system_only=True),
             tree_cpu_seconds(pg) if pg else None,
             time.process_time(),
         )
@@ -537,6 +543,7 @@ async def load(
         await asyncio.gather(*tasks, return_exceptions=True)
         result.elapsed = time.perf_counter() - t0
         result.server_cpu = tree_cpu_seconds(server_pid) - cpu0
+        result.server_system_cpu = tree_cpu_seconds(server_pid, system_only=True) - system0
         result.db_cpu = tree_cpu_seconds(pg) - db0 if pg and db0 is not None else None
         result.client_cpu = time.process_time() - me0
         busy1, all1 = machine_cpu()
@@ -1036,6 +1043,10 @@ def report(results: list[BackendResult], args: argparse.Namespace) -> None:
         row(f"  {label}", functools.partial(lambda r, k: f"{r.load.threads.get(k, 0.0):.2f}", k=key))
     row("idle server CPU (scheduler asleep)", lambda r: f"{r.load.idle_cpu:.1%}")
     row("server CPU per request, less idle", lambda r: f"{request_cpu(r.load) * 1e3:.2f} ms")
+    row(
+        "  of it, the kernel's (sockets, fsync)",
+        lambda r: f"{r.load.server_system_cpu / max(r.load.requests, 1) * 1e3:.2f} ms",
+    )
     row(
         "  of it, service calls",
         lambda r: f"{service_cpu_for_load(r) / max(r.load.requests, 1) * 1e3:.2f} ms",
