@@ -184,7 +184,7 @@ def bench_click_tree(args: argparse.Namespace) -> None:
     print(
         f"click tree: Twin Earths III opening Winter (GERMANY-Y, {pairs} LINK pairs)"
         f" {te3_s * 1000:.1f} ms, {len(json.dumps(te3)) / 1000:.0f} kB;"
-        f" standard S1901 (GERMANY) {std_s * 1000:.1f} ms, {len(json.dumps(std)) / 1000:.1f} kB;"
+        f" standard S1901 (GERMANY) {std_s * 1000:.2f} ms, {len(json.dumps(std)) / 1000:.1f} kB;"
         f" ratio {te3_s / std_s:.1f}"
     )
 
