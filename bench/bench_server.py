@@ -12,21 +12,21 @@ For each database (``--only`` one of them):
    cluster started here (the Debian binaries, as the ``postgres`` user when run as root, the same
    way as ``tests/conftest.py``; speed-over-durability settings: ``fsync = off``), or of the
    server at ``--pg-url`` (a user that may create databases; else the database of the URL is used
-   as it is). Once each server process listens (each has a socket of its own), ``--games``
-   standard games are created with every seat assigned. Then one client
-   task per seat (asyncio + aiohttp, at most ``--workers`` requests in flight) repeats, until
-   ``--seconds`` have passed or its game has played ``--phases`` phases: GET its seat view; if it
-   must act and is not ready yet, GET its legal-order tree (``/options``), PUT one random legal
-   order per unit (per build or removal due) for the current phase, and PUT ready; otherwise it
-   waits ``--poll`` seconds and looks again. The last seat to get ready has the phase processed
-   (the server's scheduler catches any that a race missed). Measured: requests per
-   second, p50 / p99 latency overall and per endpoint kind, phases processed per second, the status
-   of every refused request (there should be no 5xx), the CPU used by the server's processes, by the
-   PostgreSQL processes (throwaway cluster only), by this client and by the whole machine (other
-   processes share the CPUs), where the server's threads are (sampled from /proc: on a CPU, in a
-   futex, sleeping in SQLite's busy back-off, in fsync, waiting on a socket), and on PostgreSQL
-   what its backends are doing (pg_stat_activity: running, waiting on a lock, idle in a
-   transaction). Then the server's CPU for lone seat views, one request in flight.
+   as it is). Once each server process listens (each has a socket of its own), ``--games`` standard
+   games are created with every seat assigned. Then one client task per seat (asyncio + aiohttp, at
+   most ``--workers`` requests in flight) repeats, until ``--seconds`` have passed or its game has
+   played ``--phases`` phases: GET its seat view; if it must act and is not ready yet, GET its
+   legal-order tree (``/options``), PUT one random legal order per unit (per build or removal due)
+   for the current phase, and PUT ready; otherwise it waits ``--poll`` seconds and looks again. The
+   last seat to get ready has the phase processed (the server's scheduler catches any that a race
+   missed). Measured: requests per second, p50 / p99 latency overall and per endpoint kind, phases
+   processed per second, the status of every refused request (there should be no 5xx), the CPU used
+   by the server's processes, by the PostgreSQL processes (throwaway cluster only), by this client
+   and by the whole machine (other processes share the CPUs), where the server's threads are
+   (sampled from /proc: on a CPU, in a futex, sleeping in SQLite's busy back-off, in fsync, waiting
+   on a socket), and on PostgreSQL what its backends are doing (pg_stat_activity: running, waiting
+   on a lock, idle in a transaction). Then the server's CPU for lone seat views, one request in
+   flight.
 2. *profile*: the same workload is driven in-process, one thread, straight through
    :class:`~interboard.service.games.GameService` (no HTTP), on another fresh database, for
    ``--profile-seconds``: two thirds timed, one third under cProfile. Timed: wall and CPU time of

@@ -4,14 +4,13 @@ orders and its Ready.
 FastAPI answers a request by matching it against the routes in turn, then solving the route's
 dependencies (the path's game id, the bearer token, the JSON body) through its general machinery.
 For these routes that costs more server CPU than the answer (``docs/server.md``, "What a request
-costs"). The lane is a route placed first in the router. It takes a request only when it is
-plain: the route's path and method, a well-formed ``Authorization: Bearer`` token (read as
-FastAPI reads it: ``http.bearer``), and for a
-write a JSON body that the route's model accepts. It then calls the route's own endpoint with
-those arguments, as FastAPI would. Anything else (no token, a malformed one, a body the model
-refuses, another content type) is handed to the FastAPI route itself, so every error is FastAPI's
-answer, word for word. The endpoints, their OpenAPI description and their errors stay the FastAPI
-routes'; the lane only finds their arguments.
+costs"). The lane is a route placed first in the router. It takes a request only when it is plain:
+the route's path and method, a well-formed ``Authorization: Bearer`` token (read as FastAPI reads
+it: ``http.bearer``), and for a write a JSON body that the route's model accepts. It then calls the
+route's own endpoint with those arguments, as FastAPI would. Anything else (no token, a malformed
+one, a body the model refuses, another content type) is handed to the FastAPI route itself, so every
+error is FastAPI's answer, word for word. The endpoints, their OpenAPI description and their errors
+stay the FastAPI routes'; the lane only finds their arguments.
 """
 
 from __future__ import annotations
