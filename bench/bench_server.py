@@ -92,13 +92,18 @@ def _stat(pid: int) -> list[str] | None:
     return text[text.rindex(")") + 2 :].split()  # fields from the 3rd (state) on
 
 
-def cpu_seconds(pid: int, system_only: bool = False) -> float:
-    """User + system CPU seconds of one process, or its system (kernel) seconds only (0 if it is
-    gone)."""
+def cpu_split(pid: int) -> tuple[float, float]:
+    """(user + system, system) CPU seconds of one process: all of it, and the kernel's part
+    ((0, 0) if it is gone)."""
     f = _stat(pid)
     if not f:
-        return 0.0
-    return (int(f[12]) + (0 if system_only else int(f[11]))) / CLK_TCK
+        return 0.0, 0.0
+    return (int(f[11]) + int(f[12])) / CLK_TCK, int(f[12]) / CLK_TCK
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of one process (0 if it is gone)."""
+    return cpu_split(pid)[0]
 
 
 def children(root: int) -> list[int]:
@@ -124,10 +129,17 @@ def listeners(port: int) -> int:
     return count
 
 
-def tree_cpu_seconds(root: int, system_only: bool = False) -> float:
-    """CPU seconds of ``root`` and its live children (a PostgreSQL postmaster and its backends; the
-    server's worker processes); ``system_only``: the kernel's part (system calls: sockets, fsync)."""
-    return cpu_seconds(root, system_only) + sum(cpu_seconds(pid, system_only) for pid in children(root))
+def tree_cpu_split(root: int) -> tuple[float, float]:
+    """(user + system, system) CPU seconds of ``root`` and its live children (a PostgreSQL
+    postmaster and its backends; the server's worker processes): all of it, and the kernel's part
+    (system calls: sockets, fsync)."""
+    splits = [cpu_split(pid) for pid in (root, *children(root))]
+    return sum(total for total, _ in splits), sum(system for _, system in splits)
+
+
+def tree_cpu_seconds(root: int) -> float:
+    """User + system CPU seconds of ``root`` and its live children (:func:`tree_cpu_split`)."""
+    return tree_cpu_split(root)[0]
 
 
 def machine_cpu() -> tuple[float, float]:
@@ -518,9 +530,8 @@ async def load(
         client = Client(http, args.workers, result)
         rng = random.Random(args.seed)
         pg = db_pid()
-        cpu0, system0, db0, me0 = (
-            tree_cpu_seconds(server_pid),
-            tree_cpu_seconds(server_pid, system_only=True),
+        (cpu0, system0), db0, me0 = (
+            tree_cpu_split(server_pid),
             tree_cpu_seconds(pg) if pg else None,
             time.process_time(),
         )
@@ -542,8 +553,8 @@ async def load(
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         result.elapsed = time.perf_counter() - t0
-        result.server_cpu = tree_cpu_seconds(server_pid) - cpu0
-        result.server_system_cpu = tree_cpu_seconds(server_pid, system_only=True) - system0
+        cpu1, system1 = tree_cpu_split(server_pid)
+        result.server_cpu, result.server_system_cpu = cpu1 - cpu0, system1 - system0
         result.db_cpu = tree_cpu_seconds(pg) - db0 if pg and db0 is not None else None
         result.client_cpu = time.process_time() - me0
         busy1, all1 = machine_cpu()
