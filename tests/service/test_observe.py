@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -16,7 +17,7 @@ from sqlalchemy import create_engine
 
 from interboard.service.api import RateLimits, create_app
 from interboard.service.games import utcnow
-from interboard.service.observe import JsonFormatter
+from interboard.service.observe import SHARED_METRICS_DIR, JsonFormatter, metrics_shared_by_workers
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 
@@ -184,3 +185,23 @@ def test_a_json_line_says_when_in_utc_to_the_millisecond() -> None:
         record.created, record.msecs = created, (created - int(created)) * 1000
         stamp = datetime.fromtimestamp(created, UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
         assert json.loads(formatter.format(record))["time"] == stamp
+
+
+def test_the_workers_metrics_directory_is_made_and_removed_unless_the_deployer_gave_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(SHARED_METRICS_DIR, raising=False)
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    with metrics_shared_by_workers() as made:
+        assert Path(made).parent == tmp_path and Path(made).is_dir()
+        assert os.environ[SHARED_METRICS_DIR] == made  # what the worker processes inherit
+        (Path(made) / "counter_1.db").write_bytes(b"")
+    assert not Path(made).exists() and SHARED_METRICS_DIR not in os.environ
+
+    given = tmp_path / "deployers"
+    given.mkdir()
+    (given / "counter_2.db").write_bytes(b"")
+    monkeypatch.setenv(SHARED_METRICS_DIR, str(given))
+    with metrics_shared_by_workers() as used:
+        assert used == str(given)
+    assert (given / "counter_2.db").exists() and os.environ[SHARED_METRICS_DIR] == str(given)

@@ -636,6 +636,52 @@ def test_workers_each_take_a_share_of_connections_opened_together(sqlite_url: st
     assert min(counts.values()) >= 16, counts
 
 
+def sample(metrics: str, name: str) -> float:
+    """One sample's value in a ``/metrics`` text (0 if absent)."""
+    for line in metrics.splitlines():
+        if line.startswith(name + " "):
+            return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
+def test_every_worker_reports_the_metrics_of_all_workers(
+    sqlite_url: str, servers: Servers, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A scraper's connection goes to any worker. Each worker's /metrics must give the counts of
+    all of them, the same at every scrape; a worker's own counts would go back and forth, which
+    Prometheus reads as restarts. The files the workers count in are removed when the server stops."""
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))  # where the server makes its metrics directory
+    monkeypatch.delenv("PROMETHEUS_MULTIPROC_DIR", raising=False)
+    srv = servers.start(sqlite_url, args=(*NO_LIMITS, "--workers", "2"))
+    wait_for("both workers listening", lambda: listening_sockets(srv.port) == 2, timeout=START_TIMEOUT)
+    made = list(scratch.iterdir())
+    assert len(made) == 1 and made[0].name.startswith("interboard-metrics-"), made
+    with srv.client() as c:
+        gid, tokens = create_game(c, seats=PLAYERS)
+    for seat in POWERS:  # each request on a new connection: the kernel spreads them over the workers
+        with srv.client() as fresh:
+            r = fresh.put(
+                f"/api/games/{gid}/ready", headers=auth(tokens[seat]), json={"phase": "S1901M", "value": True}
+            )
+            assert r.status_code == 200, r.text
+    for _ in range(24):
+        with srv.client() as fresh:
+            assert fresh.get("/api/variants").status_code == 200
+    readies = 'interboard_http_requests_total{method="PUT",route="/api/games/{game_id}/ready",status="200"}'
+    variants = 'interboard_http_requests_total{method="GET",route="/api/variants",status="200"}'
+    phases = 'interboard_phases_processed_total{family="diplomacy"}'
+    seen = set()
+    for _ in range(12):
+        with srv.client() as fresh:
+            text = fresh.get("/metrics").text
+        seen.add((sample(text, readies), sample(text, variants), sample(text, phases)))
+    assert seen == {(7.0, 24.0, 1.0)}, seen
+    srv.stop()
+    assert list(scratch.iterdir()) == []
+
+
 def listening_sockets(port: int) -> int:
     return sum(
         1

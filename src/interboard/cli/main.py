@@ -323,7 +323,7 @@ def serve(
         from ..service.coalesce import PROTOCOL
         from ..service.limits import Rate, RateLimits
         from ..service.mail import MailConfig
-        from ..service.observe import log_config
+        from ..service.observe import log_config, metrics_shared_by_workers
         from ..service.store import default_url, open_store
         from ..service.workers import CannotListen
         from ..service.workers import run as run_workers
@@ -391,15 +391,16 @@ def serve(
         )
     else:
         try:
-            run_workers(
-                application,
-                host=host,
-                port=port,
-                workers=workers,
-                http=PROTOCOL,
-                log_config=log_config(),
-                access_log=False,
-            )
+            with metrics_shared_by_workers():
+                run_workers(
+                    application,
+                    host=host,
+                    port=port,
+                    workers=workers,
+                    http=PROTOCOL,
+                    log_config=log_config(),
+                    access_log=False,
+                )
         except CannotListen as exc:
             raise fail(str(exc)) from exc
 

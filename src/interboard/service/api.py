@@ -25,7 +25,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST
 from pydantic import BaseModel, Field
 from pydantic_core import to_json
 from sse_starlette.sse import EventSourceResponse
@@ -372,7 +372,7 @@ def create_app(
     @app.get("/metrics", include_in_schema=False)
     async def metrics_text() -> Response:
         """The metrics in Prometheus's text format (for a scraper, not the API's clients)."""
-        return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
+        return Response(metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
 
     @app.get("/api/variants", responses=errors(422))
     async def variants(

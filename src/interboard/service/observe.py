@@ -7,7 +7,10 @@
 - One log line per request (``interboard.request``): method, path, route template, status and
   duration. Never a header or a query string, so never a token.
 - Metrics in Prometheus's text format (``GET /metrics``), in a registry of the app's own (not the
-  process's global one: several apps in one process, as in the tests, each count their own).
+  process's global one: several apps in one process, as in the tests, each count their own). The
+  worker processes of ``serve --workers N`` count in prometheus-client's multi-process mode
+  (:func:`metrics_shared_by_workers`): a scraper reaches whichever worker the kernel hands its
+  connection to, and each worker's ``/metrics`` gives the sum of them all.
 """
 
 from __future__ import annotations
@@ -15,12 +18,18 @@ from __future__ import annotations
 import contextvars
 import json
 import logging
+import os
 import re
 import secrets
+import shutil
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.multiprocess import MultiProcessCollector
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.routing import Match, Mount
@@ -116,10 +125,40 @@ def log_config(level: str = "INFO") -> dict[str, Any]:
     }
 
 
+SHARED_METRICS_DIR = "PROMETHEUS_MULTIPROC_DIR"
+"""prometheus-client's own setting, read when it is imported: the directory where each process keeps
+its metrics in memory-mapped files, so that any process can report the sum of all."""
+
+
+@contextmanager
+def metrics_shared_by_workers() -> Iterator[str]:
+    """Around starting the worker processes of one server: they inherit :data:`SHARED_METRICS_DIR`
+    and count in files there, so each one's ``/metrics`` reports all of them. Otherwise each would
+    report its own counts, and a scraper, whose connection the kernel gives to any worker, would see
+    counters go back and forth between scrapes (read as restarts). A directory the deployer set is
+    used as it is (prometheus-client says to empty it before each start); else a new one is made
+    and removed at the end. Yields the directory."""
+    given = os.environ.get(SHARED_METRICS_DIR)
+    if given:
+        yield given
+        return
+    path = tempfile.mkdtemp(prefix="interboard-metrics-")
+    os.environ[SHARED_METRICS_DIR] = path
+    try:
+        yield path
+    finally:
+        os.environ.pop(SHARED_METRICS_DIR, None)
+        shutil.rmtree(path, ignore_errors=True)
+
+
 class Metrics:
-    """The server's metrics, in a registry of its own."""
+    """The server's metrics, in a registry of its own; in a worker of a multi-process server
+    (:func:`metrics_shared_by_workers`), the sum over its workers."""
 
     def __init__(self) -> None:
+        self.shared = bool(os.environ.get(SHARED_METRICS_DIR))
+        """Whether this process counts in the workers' shared files (set before prometheus-client
+        was imported: the worker processes are started with it)."""
         self.registry = CollectorRegistry()
         self.requests = Counter(
             "interboard_http_requests",
@@ -160,6 +199,14 @@ class Metrics:
             )
         children[0].inc()
         children[1].observe(seconds)
+
+    def exposition(self) -> bytes:
+        """The metrics in Prometheus's text format: this app's, or all the workers' summed."""
+        if not self.shared:
+            return generate_latest(self.registry)
+        every_worker = CollectorRegistry()
+        MultiProcessCollector(every_worker)  # type: ignore[no-untyped-call]
+        return generate_latest(every_worker)
 
     def processed(self, family: str, lag: float | None) -> None:
         """A phase of a ``family`` game was processed, ``lag`` seconds after its deadline (``None``:
