@@ -20,9 +20,11 @@ For each database (``--only`` one of them):
    for the current phase, and PUT ready; otherwise it waits ``--poll`` seconds and looks again. The
    last seat to get ready has the phase processed (the server's scheduler catches any that a race
    missed). Measured: requests per second, p50 / p99 latency overall and per endpoint kind, phases
-   processed per second, the status of every refused request (there should be no 5xx), the CPU used
-   by the server's processes, by the PostgreSQL processes (throwaway cluster only), by this client
-   and by the whole machine (other processes share the CPUs), where the server's threads are
+   processed per second, the mean latency beside the mean time the server spent in the app on
+   those requests (its own ``/metrics``: the rest is queueing, the kernel and this client), the
+   status of every refused request (there should be no 5xx), the CPU used by the server's
+   processes, by the PostgreSQL processes (throwaway cluster only), by this client and by the
+   whole machine (other processes share the CPUs), where the server's threads are
    (sampled from /proc: on a CPU, in a futex, sleeping in SQLite's busy back-off, in fsync, waiting
    on a socket), and on PostgreSQL what its backends are doing (pg_stat_activity: running, waiting
    on a lock, idle in a transaction). Then the server's CPU for lone seat views, one request in
@@ -53,6 +55,7 @@ import json
 import os
 import pstats
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -355,6 +358,10 @@ class LoadResult:
     """Every seat's view path and token, for wrk."""
     wrk: dict[str, WrkRun] = field(default_factory=dict)
     """wrk's runs by route: the seat views and the trivial route."""
+    in_app: float | None = None
+    """Mean seconds the seats' requests spent in the app (the server's own ``/metrics``, all its
+    workers), against the client's mean latency: the rest is queued for a turn of an event loop,
+    in the kernel, or in the client."""
 
     @property
     def requests(self) -> int:
@@ -492,6 +499,25 @@ async def serial_views(
     return busy / max(done, 1), idle
 
 
+APP_TIME = re.compile(
+    r'^interboard_http_request_duration_seconds_(sum|count)\{route="/api/games/\{game_id\}/'
+    r'(?:seat|options|orders|ready)"\} (\S+)$',
+    re.M,
+)
+
+
+async def app_time(http: aiohttp.ClientSession) -> tuple[float, float]:
+    """(Seconds the server has spent in the app on the seats' routes, their number) so far, from its
+    ``/metrics``, where every worker counts for all (``docs/server.md``)."""
+    async with http.get("/metrics") as r:
+        r.raise_for_status()
+        text = await r.text()
+    totals = {"sum": 0.0, "count": 0.0}
+    for what, value in APP_TIME.findall(text):
+        totals[what] += float(value)
+    return totals["sum"], totals["count"]
+
+
 async def load(
     base: str,
     args: argparse.Namespace,
@@ -541,6 +567,7 @@ async def load(
         threads = ThreadStates(server_pid, 0.05, args.seconds + GRACE_S)
         threads.start()
         busy0, all0 = machine_cpu()
+        app0 = await app_time(http)
         t0 = time.perf_counter()
         deadline = t0 + args.seconds
         tasks = [
@@ -578,6 +605,9 @@ async def load(
             result.finished_games += view["status"] == "finished"
         result.phases = sum(g.end_index - g.start_index for g in games)
         result.phases_by_ready = sum(g.by_ready for g in games)
+        app1 = await app_time(http)
+        if app1[1] > app0[1]:
+            result.in_app = (app1[0] - app0[0]) / (app1[1] - app0[1])
         with contextlib.suppress(aiohttp.ClientError):
             result.serial_view_cpu, result.idle_cpu = await serial_views(http, games[0], server_pid, 200)
         return result
@@ -1020,6 +1050,12 @@ def report(results: list[BackendResult], args: argparse.Namespace) -> None:
     def split(r: BackendResult, c: str) -> str:
         return f"{r.prof.split.get(c, 0.0) / max(sum(r.prof.split.values()), 1e-9):.1%}"
 
+    def mean_in_app(r: BackendResult) -> str:
+        seen = [x for v in r.load.latencies.values() for x in v]
+        if not seen or r.load.in_app is None:
+            return "-"
+        return f"{sum(seen) / len(seen) * 1e3:.1f} / {r.load.in_app * 1e3:.2f} ms"
+
     def calls(r: BackendResult, k: str) -> str:
         xs = r.prof.calls.get(k, [])
         return f"{mean_ms(xs)} (n={len(xs)})"
@@ -1034,6 +1070,7 @@ def report(results: list[BackendResult], args: argparse.Namespace) -> None:
     row("latency p50 / p99, all", lambda r: lat([x for v in r.load.latencies.values() for x in v]))
     for kind in KINDS:
         row(f"  {kind}", functools.partial(lambda r, k: lat(r.load.latencies.get(k, [])), k=kind))
+    row("mean latency / of it in the app", mean_in_app)
     row(
         "refused / failed",
         lambda r: ", ".join(f"{k} {s}: {n}" for (k, s), n in sorted(r.load.statuses.items())) or "none",
