@@ -672,10 +672,16 @@ def test_every_worker_reports_the_metrics_of_all_workers(
     readies = 'interboard_http_requests_total{method="PUT",route="/api/games/{game_id}/ready",status="200"}'
     variants = 'interboard_http_requests_total{method="GET",route="/api/variants",status="200"}'
     phases = 'interboard_phases_processed_total{family="diplomacy"}'
+
+    def scrape() -> str:
+        with srv.client() as fresh:
+            return fresh.get("/metrics").text
+
+    # The last Ready processed the phase, unless the scheduler of either worker was quicker.
+    wait_for("the phase counted", lambda: sample(scrape(), phases) == 1.0, timeout=10)
     seen = set()
     for _ in range(12):
-        with srv.client() as fresh:
-            text = fresh.get("/metrics").text
+        text = scrape()
         seen.add((sample(text, readies), sample(text, variants), sample(text, phases)))
     assert seen == {(7.0, 24.0, 1.0)}, seen
     srv.stop()
