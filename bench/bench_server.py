@@ -55,7 +55,6 @@ import json
 import os
 import pstats
 import random
-import re
 import shutil
 import signal
 import subprocess
@@ -72,6 +71,7 @@ from typing import Any
 
 import aiohttp
 import httpx
+from prometheus_client.parser import text_string_to_metric_families
 
 from interboard.service.pgcluster import Cluster, find_pg_bin, free_port
 
@@ -499,11 +499,8 @@ async def serial_views(
     return busy / max(done, 1), idle
 
 
-APP_TIME = re.compile(
-    r'^interboard_http_request_duration_seconds_(sum|count)\{route="/api/games/\{game_id\}/'
-    r'(?:seat|options|orders|ready)"\} (\S+)$',
-    re.M,
-)
+APP_TIME = "interboard_http_request_duration_seconds"
+SEAT_ROUTES = {f"/api/games/{{game_id}}/{name}" for name in ("seat", "options", "orders", "ready")}
 
 
 async def app_time(http: aiohttp.ClientSession) -> tuple[float, float]:
@@ -512,10 +509,12 @@ async def app_time(http: aiohttp.ClientSession) -> tuple[float, float]:
     async with http.get("/metrics") as r:
         r.raise_for_status()
         text = await r.text()
-    totals = {"sum": 0.0, "count": 0.0}
-    for what, value in APP_TIME.findall(text):
-        totals[what] += float(value)
-    return totals["sum"], totals["count"]
+    totals = {f"{APP_TIME}_sum": 0.0, f"{APP_TIME}_count": 0.0}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name in totals and sample.labels.get("route") in SEAT_ROUTES:
+                totals[sample.name] += sample.value
+    return totals[f"{APP_TIME}_sum"], totals[f"{APP_TIME}_count"]
 
 
 async def load(

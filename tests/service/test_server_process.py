@@ -25,6 +25,7 @@ from typing import Any
 
 import httpx
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import Engine, select, text
 from sqlalchemy.orm import Session
 
@@ -636,11 +637,12 @@ def test_workers_each_take_a_share_of_connections_opened_together(sqlite_url: st
     assert min(counts.values()) >= 16, counts
 
 
-def sample(metrics: str, name: str) -> float:
-    """One sample's value in a ``/metrics`` text (0 if absent)."""
-    for line in metrics.splitlines():
-        if line.startswith(name + " "):
-            return float(line.rsplit(" ", 1)[1])
+def sample(metrics: str, name: str, **labels: str) -> float:
+    """One sample's value in a ``/metrics`` text (0 if absent), read by prometheus-client's parser."""
+    for family in text_string_to_metric_families(metrics):
+        for found in family.samples:
+            if found.name == name and found.labels == labels:
+                return float(found.value)
     return 0.0
 
 
@@ -669,20 +671,27 @@ def test_every_worker_reports_the_metrics_of_all_workers(
     for _ in range(24):
         with srv.client() as fresh:
             assert fresh.get("/api/variants").status_code == 200
-    readies = 'interboard_http_requests_total{method="PUT",route="/api/games/{game_id}/ready",status="200"}'
-    variants = 'interboard_http_requests_total{method="GET",route="/api/variants",status="200"}'
-    phases = 'interboard_phases_processed_total{family="diplomacy"}'
+    requests = "interboard_http_requests_total"
+    ready = {"method": "PUT", "route": "/api/games/{game_id}/ready", "status": "200"}
+    variants = {"method": "GET", "route": "/api/variants", "status": "200"}
+    phases = "interboard_phases_processed_total"
 
     def scrape() -> str:
         with srv.client() as fresh:
             return fresh.get("/metrics").text
 
     # The last Ready processed the phase, unless the scheduler of either worker was quicker.
-    wait_for("the phase counted", lambda: sample(scrape(), phases) == 1.0, timeout=10)
+    wait_for("the phase counted", lambda: sample(scrape(), phases, family="diplomacy") == 1.0, timeout=10)
     seen = set()
     for _ in range(12):
         text = scrape()
-        seen.add((sample(text, readies), sample(text, variants), sample(text, phases)))
+        seen.add(
+            (
+                sample(text, requests, **ready),
+                sample(text, requests, **variants),
+                sample(text, phases, family="diplomacy"),
+            )
+        )
     assert seen == {(7.0, 24.0, 1.0)}, seen
     srv.stop()
     assert list(scratch.iterdir()) == []
