@@ -283,7 +283,7 @@ def power_tree(board: Board, options: PowerOptions) -> PowerTree:
         for order in orders:
             leaf = leaves.get(order)
             if leaf is None:
-                leaf = leaves[order] = _leaf(board, order)
+                leaf = leaves[order] = _leaf(board, ids, order)
             key, sub, sub2, text = leaf
             if sub is None:
                 node[key] = text
@@ -296,8 +296,7 @@ def power_tree(board: Board, options: PowerOptions) -> PowerTree:
     return {"due": options.due, "waive": waive, "orders": locs}
 
 
-def _leaf(board: Board, order: Order) -> _Leaf:
-    ids = _static(board).ids
+def _leaf(board: Board, ids: list[str], order: Order) -> _Leaf:
     text = format_order(board, order)
     match order:
         case Hold():
