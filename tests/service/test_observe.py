@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import io
 import json
 import logging
 import os
 import re
+import select
+import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -15,16 +19,27 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine
 
-from interboard.service.api import RateLimits, create_app
+from interboard.service.api import ENVIRONMENT, RateLimits, app_from_environment, create_app, serving_config
 from interboard.service.games import utcnow
-from interboard.service.observe import SHARED_METRICS_DIR, JsonFormatter, metrics_shared_by_workers
+from interboard.service.observe import (
+    SHARED_METRICS_DIR,
+    AccessLog,
+    JsonFormatter,
+    metrics_shared_by_workers,
+)
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 
 
 @pytest.fixture
-def client(sqlite_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(sqlite_url, sweep=None, limits=RateLimits.off())) as c:
+def access() -> io.StringIO:
+    """Where the app's request lines go."""
+    return io.StringIO()
+
+
+@pytest.fixture
+def client(sqlite_url: str, access: io.StringIO) -> Iterator[TestClient]:
+    with TestClient(create_app(sqlite_url, sweep=None, limits=RateLimits.off(), access_log=access)) as c:
         yield c
 
 
@@ -63,23 +78,24 @@ def test_a_well_formed_request_id_is_kept_and_a_bad_one_replaced(client: TestCli
     assert big.status_code == 413 and big.headers["X-Request-ID"]
 
 
-def test_every_log_line_of_a_request_carries_its_id_and_never_a_token(
-    client: TestClient, caplog: pytest.LogCaptureFixture
+def test_a_request_line_names_the_route_and_carries_the_id_but_never_a_token(
+    sqlite_url: str, access: io.StringIO
 ) -> None:
-    token = client.post("/api/games", json={}).json()["gm_token"]
-    game = client.get("/api/games").json()[0]["id"]
-    caplog.set_level(logging.INFO)
-    caplog.clear()
-    headers = {"Authorization": f"Bearer {token}", "X-Request-ID": "req-1"}
-    assert client.post(f"/api/games/{game}/start", headers=headers).status_code == 200
-    served = [rec for rec in caplog.records if not rec.name.startswith("httpx")]  # not the client's
-    assert served and all(rec.request_id == "req-1" for rec in served)  # type: ignore[attr-defined]
-    line = next(rec for rec in served if rec.name == "interboard.request")
-    assert line.__dict__["route"] == "/api/games/{game_id}/start" and line.__dict__["status"] == 200
-    # The lines formatted as JSON (as `interboard serve` writes them) hold the id, never the token.
-    formatted = [JsonFormatter().format(rec) for rec in caplog.records]
-    assert any(json.loads(f)["request_id"] == "req-1" for f in formatted)
-    assert not any(token in f for f in formatted) and token not in caplog.text
+    app = create_app(sqlite_url, sweep=None, limits=RateLimits.off(), access_log=access)
+    with TestClient(app) as client:
+        token = client.post("/api/games", json={}).json()["gm_token"]
+        game = client.get("/api/games").json()[0]["id"]
+        headers = {"Authorization": f"Bearer {token}", "X-Request-ID": "req-1"}
+        assert client.post(f"/api/games/{game}/start", headers=headers).status_code == 200
+    # Written when the app stopped at the latest: one line a request.
+    lines = [json.loads(line) for line in access.getvalue().splitlines()]
+    assert len(lines) == 3
+    line = lines[-1]
+    assert line["request_id"] == "req-1" and line["logger"] == "interboard.request"
+    assert line["level"] == "INFO" and line["method"] == "POST" and line["status"] == 200
+    assert line["route"] == "/api/games/{game_id}/start" and line["path"] == f"/api/games/{game}/start"
+    assert line["message"] == f"POST /api/games/{game}/start 200 {line['duration_ms']} ms"
+    assert token not in access.getvalue()
 
 
 def test_a_fault_of_the_server_is_a_500_in_the_error_shape_with_the_request_id(
@@ -107,6 +123,7 @@ def test_log_lines_made_in_a_handlers_thread_carry_the_request_id(
     client.get("/readyz", headers={"X-Request-ID": "ready-1"})
     warning = next(rec for rec in caplog.records if rec.name == "interboard.service.games")
     assert warning.levelno == logging.WARNING and warning.request_id == "ready-1"  # type: ignore[attr-defined]
+    assert json.loads(JsonFormatter().format(warning))["request_id"] == "ready-1"  # as serve writes it
 
 
 def test_healthz_and_readyz(client: TestClient) -> None:
@@ -205,3 +222,96 @@ def test_the_workers_metrics_directory_is_made_and_removed_unless_the_deployer_g
     with metrics_shared_by_workers() as used:
         assert used == str(given)
     assert (given / "counter_2.db").exists() and os.environ[SHARED_METRICS_DIR] == str(given)
+
+
+class Writes(io.StringIO):
+    """A stream that keeps each write apart."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes: list[str] = []
+
+    def write(self, text: str) -> int:
+        self.writes.append(text)
+        return super().write(text)
+
+
+def test_request_lines_are_json_whatever_the_path_holds() -> None:
+    stream = Writes()
+    lines = AccessLog(stream)
+    odd = '/api/games/a"b\\c/\u00e9t\u00e9/\x01\n'
+    lines.answered(
+        "r-1", "GET", odd, "unmatched", 404, 0.01234, 1_790_000_000.5
+    )  # no event loop: written at once
+    (written,) = stream.writes
+    assert written.endswith("\n") and written.count("\n") == 1 and written.isascii()
+    assert json.loads(written) == {
+        "time": "2026-09-21T14:13:20.500Z",
+        "level": "INFO",
+        "logger": "interboard.request",
+        "message": f"GET {odd} 404 12.3 ms",
+        "request_id": "r-1",
+        "method": "GET",
+        "path": odd,
+        "route": "unmatched",
+        "status": 404,
+        "duration_ms": 12.3,
+    }
+
+
+def test_request_lines_are_written_together_in_whole_lines_of_at_most_a_pipes_atomic_write() -> None:
+    """On a pipe that several worker processes share, a write of at most PIPE_BUF bytes is never cut
+    into by another's: the lines gathered are written in such writes, each ending a line."""
+    stream = Writes()
+    lines = AccessLog(stream, flush_s=60)
+
+    async def answer_many() -> None:
+        for i in range(200):
+            lines.answered(
+                f"r-{i}", "GET", f"/api/games/{i:016x}/seat", "/api/games/{game_id}/seat", 200, 0.001, 1.0
+            )
+
+    asyncio.run(answer_many())
+    assert stream.writes == []  # gathered, not yet written
+    lines.flush()
+    assert len(stream.writes) > 1
+    assert all(len(w.encode()) <= select.PIPE_BUF and w.endswith("\n") for w in stream.writes)
+    ids = [json.loads(line)["request_id"] for line in stream.getvalue().splitlines()]
+    assert ids == [f"r-{i}" for i in range(200)]
+    lines.flush()  # nothing more to write
+    assert len(stream.getvalue().splitlines()) == 200
+
+
+def test_request_lines_are_written_within_the_flush_interval_while_the_server_runs(
+    sqlite_url: str,
+) -> None:
+    stream = Writes()
+    app = create_app(sqlite_url, sweep=None, limits=RateLimits.off(), access_log=stream)
+    with TestClient(app) as client:
+        client.get("/healthz", headers={"X-Request-ID": "early-1"})
+        # While the app runs, not only when it stops: a timer on its event loop writes it.
+        for _ in range(100):
+            if "early-1" in stream.getvalue():
+                break
+            client.portal.call(asyncio.sleep, 0.05)  # type: ignore[union-attr]
+        assert "early-1" in stream.getvalue()
+
+
+def test_request_lines_to_a_closed_stream_are_dropped_without_an_error() -> None:
+    stream = io.StringIO()
+    stream.close()
+    AccessLog(stream).answered("r-1", "GET", "/", "unmatched", 404, 0.001, 1.0)
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_a_worker_writes_request_lines_on_its_standard_error_unless_told_not_to(
+    sqlite_url: str, on: bool, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``interboard serve --workers N [--no-access-log]``: each worker's app, made from the
+    settings its parent leaves in the environment."""
+    monkeypatch.setenv(ENVIRONMENT, serving_config(sqlite_url, None, RateLimits.off(), access_log=on))
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    with TestClient(app_from_environment()) as client:
+        assert client.get("/healthz", headers={"X-Request-ID": "worker-1"}).status_code == 200
+    written = sys.stderr.getvalue()
+    assert ("worker-1" in written) is on

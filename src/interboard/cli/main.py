@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import sys
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -185,6 +186,14 @@ def serve(
             help="Seconds between sweeps for phases a crash left due (deadlines are met on time without it).",
         ),
     ] = 60.0,
+    access_log: Annotated[
+        bool,
+        typer.Option(
+            "--access-log/--no-access-log",
+            envvar="INTERBOARD_ACCESS_LOG",
+            help="A JSON line a request on standard error (off: a proxy in front keeps its own).",
+        ),
+    ] = True,
     rate_limits: Annotated[
         bool,
         typer.Option(
@@ -366,13 +375,15 @@ def serve(
     kind = url.split("://", 1)[0]
     try:
         if workers == 1:
-            application: Any = create_app(url, sweep=sweep, limits=limits, mail=mail)
+            application: Any = create_app(
+                url, sweep=sweep, limits=limits, mail=mail, access_log=sys.stderr if access_log else None
+            )
             settle_for_serving()
         else:
             # Each worker process makes its app from the environment; the database is opened (and
             # migrated) here first, so that a wrong URL is said once, before any worker starts.
             open_store(url).dispose()
-            os.environ[ENVIRONMENT] = serving_config(url, sweep, limits, mail)
+            os.environ[ENVIRONMENT] = serving_config(url, sweep, limits, mail, access_log)
             application = "interboard.service.api:app_from_environment"
     except ValueError as exc:
         raise fail(str(exc)) from exc
@@ -384,7 +395,7 @@ def serve(
     notices = f", e-mail notices through {smtp_host}:{smtp_port}" if mail else ""
     typer.echo(f"interboard serving on http://{host}:{port} with {kind} database{processes}{notices}")
     # JSON lines on standard error, each with its request's id; the request lines are the app's
-    # own (route template, duration), so uvicorn's access log is off.
+    # own (route template, duration: AccessLog), so uvicorn's access log is off.
     if workers == 1:
         uvicorn.run(
             application, host=host, port=port, http=PROTOCOL, log_config=log_config(), access_log=False

@@ -15,9 +15,10 @@ import gc
 import json
 import logging
 import os
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TextIO, TypeVar
 
 from argon2 import PasswordHasher
 from fastapi import FastAPI, Query, Request
@@ -71,7 +72,7 @@ from .limits import (
 )
 from .mail import MailConfig, Mailer
 from .notices import Notices
-from .observe import Metrics, Observe, install_log_context
+from .observe import AccessLog, Metrics, Observe, install_log_context
 from .placement import Placement
 from .scheduler import Scheduler
 from .schemas import NAME_MAX, NO_NUL, Strict, Whole, create_game_body
@@ -216,6 +217,7 @@ def create_app(
     limits: RateLimits | None = None,
     mail: MailConfig | None = None,
     hasher: PasswordHasher | None = None,
+    access_log: TextIO | None = None,
 ) -> FastAPI:
     """The API over the database at ``db_url``. Phases are processed when due by a scheduler that
     also sweeps for missed ones every ``sweep`` seconds (``None``: no scheduler, for tests that drive
@@ -223,10 +225,12 @@ def create_app(
     tests and benchmarks pass ``RateLimits.off()``). The limiter is ``app.state.limiter``, its
     clock settable; the scheduler, once started, ``app.state.scheduler``. ``mail``: the SMTP server
     of the accounts' e-mail notices (``None``: no notices). ``hasher``: the accounts' password
-    hasher (``None``: argon2-cffi's defaults; tests pass a cheaper one)."""
+    hasher (``None``: argon2-cffi's defaults; tests pass a cheaper one). ``access_log``: where a line
+    a request is written (:class:`~.observe.AccessLog`; ``None``: nowhere)."""
     limiter = Limiter(limits if limits is not None else RateLimits())
     install_log_context()
     metrics = Metrics()
+    access = AccessLog(access_log) if access_log is not None else None
     engine = open_store(db_url)
     notices = Notices(engine)
     mailer = Mailer(mail) if mail is not None else None
@@ -305,6 +309,8 @@ def create_app(
             notices.stop()
             if mailer is not None:
                 await run_in_threadpool(mailer.stop)
+            if access is not None:
+                access.flush()
 
     app = FastAPI(
         title="interboard",
@@ -313,6 +319,9 @@ def create_app(
         description="A game master for strategy games played on linked boards.",
         docs_url=None,  # served by web.py from local files, not a CDN
         redoc_url=None,
+        # FastAPI's OpenTelemetry, which asks on every request whether a provider is configured:
+        # the server's own metrics and logs are Prometheus's and JSON lines.
+        telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     app.state.service = service
     app.state.accounts = accounts
@@ -324,7 +333,8 @@ def create_app(
     app.add_middleware(RateLimit, limiter=limiter)  # before the body is read
     app.add_middleware(Shed, limits=limiter.limits)  # before anything else is done
     app.add_middleware(SecurityHeaders)  # on every answer, even a 413
-    app.add_middleware(Observe, metrics=metrics)  # added last, so outermost: every answer counted
+    # Added last, so outermost: every answer counted.
+    app.add_middleware(Observe, metrics=metrics, access=access)
 
     @app.exception_handler(ServiceError)
     async def refused(_: Request, exc: ServiceError) -> JSONResponse:
@@ -642,15 +652,21 @@ its settings (uvicorn starts the workers, and makes each one's app by :func:`app
 
 
 def serving_config(
-    db_url: str, sweep: float | None, limits: RateLimits, mail: MailConfig | None = None
+    db_url: str,
+    sweep: float | None,
+    limits: RateLimits,
+    mail: MailConfig | None = None,
+    access_log: bool = True,
 ) -> str:
-    """What :func:`app_from_environment` needs, as the text of :data:`ENVIRONMENT`."""
+    """What :func:`app_from_environment` needs, as the text of :data:`ENVIRONMENT`. ``access_log``:
+    whether each worker writes a line a request on its standard error."""
     return json.dumps(
         {
             "db": db_url,
             "sweep": sweep,
             "limits": dataclasses.asdict(limits),
             "mail": dataclasses.asdict(mail) if mail is not None else None,
+            "access_log": access_log,
         }
     )
 
@@ -662,6 +678,12 @@ def app_from_environment() -> FastAPI:
         name: Rate(**value) if isinstance(value, dict) else value for name, value in config["limits"].items()
     }
     mail = MailConfig(**config["mail"]) if config.get("mail") else None
-    app = create_app(config["db"], sweep=config["sweep"], limits=RateLimits(**limits), mail=mail)
+    app = create_app(
+        config["db"],
+        sweep=config["sweep"],
+        limits=RateLimits(**limits),
+        mail=mail,
+        access_log=sys.stderr if config.get("access_log", True) else None,
+    )
     settle_for_serving()
     return app
