@@ -27,8 +27,11 @@ For each database (``--only`` one of them):
    whole machine (other processes share the CPUs), where the server's threads are
    (sampled from /proc: on a CPU, in a futex, sleeping in SQLite's busy back-off, in fsync, waiting
    on a socket), and on PostgreSQL what its backends are doing (pg_stat_activity: running, waiting
-   on a lock, idle in a transaction). Then the server's CPU for lone seat views, one request in
-   flight.
+   on a lock, idle in a transaction). Beside the load, a probe times a fixed pure-Python loop once
+   a second (:class:`SpeedProbe`): this virtual machine's speed moves by up to two times within
+   seconds, and the server's CPU a request with it; the report gives the probe's mean and fastest
+   sample, and the server's CPU a request scaled to the fastest (an estimate). Then the server's
+   CPU for lone seat views, one request in flight.
 2. *profile*: the same workload is driven in-process, one thread, straight through
    :class:`~interboard.service.games.GameService` (no HTTP), on another fresh database, for
    ``--profile-seconds``: two thirds timed, one third under cProfile. Timed: wall and CPU time of
@@ -358,6 +361,8 @@ class LoadResult:
     """Every seat's view path and token, for wrk."""
     wrk: dict[str, WrkRun] = field(default_factory=dict)
     """wrk's runs by route: the seat views and the trivial route."""
+    speed: list[float] = field(default_factory=list)
+    """The speed probe's samples during the run (:class:`SpeedProbe`)."""
     in_app: float | None = None
     """Mean seconds the seats' requests spent in the app (the server's own ``/metrics``, all its
     workers), against the client's mean latency: the rest is queued for a turn of an event loop,
@@ -430,6 +435,40 @@ async def seat_worker(
         status, done = await client.request("ready", "PUT", f"/api/games/{gid}/ready", token, ready_body)
         if status == 200 and done.get("processed"):
             game.by_ready += 1
+
+
+SPEED_LOOP = 100_000
+"""Additions a speed sample times."""
+
+
+class SpeedProbe:
+    """The machine's speed beside the load: once a second, the CPU milliseconds a fixed pure-Python
+    loop takes, in a process of its own (about 1 % of a CPU). On this virtual machine it moves by up
+    to two times within seconds, busy or not, and the server's CPU a request moves with it: runs are
+    compared with it in view."""
+
+    CODE = (
+        "import time\n"
+        "while True:\n"
+        "    started, x = time.process_time(), 0\n"
+        f"    for i in range({SPEED_LOOP}): x += i\n"
+        "    print((time.process_time() - started) * 1e3, flush=True)\n"
+        "    time.sleep(1.0)\n"
+    )
+
+    def __enter__(self) -> SpeedProbe:
+        self.proc = subprocess.Popen([sys.executable, "-c", self.CODE], stdout=subprocess.PIPE, text=True)
+        return self
+
+    def stop(self) -> list[float]:
+        """Stops it; the samples taken, in CPU milliseconds."""
+        self.proc.terminate()
+        out, _ = self.proc.communicate(timeout=10)
+        return [float(line) for line in out.split()]
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc.poll() is None:
+            self.stop()
 
 
 class PgActivity(threading.Thread):
@@ -567,18 +606,20 @@ async def load(
         threads.start()
         busy0, all0 = machine_cpu()
         app0 = await app_time(http)
-        t0 = time.perf_counter()
-        deadline = t0 + args.seconds
-        tasks = [
-            asyncio.create_task(seat_worker(client, g, p, random.Random(rng.random()), deadline, args))
-            for g in games
-            for p in seats
-        ]
-        _done, pending = await asyncio.wait(tasks, timeout=args.seconds + GRACE_S)
-        for t in pending:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        result.elapsed = time.perf_counter() - t0
+        with SpeedProbe() as probe:
+            t0 = time.perf_counter()
+            deadline = t0 + args.seconds
+            tasks = [
+                asyncio.create_task(seat_worker(client, g, p, random.Random(rng.random()), deadline, args))
+                for g in games
+                for p in seats
+            ]
+            _done, pending = await asyncio.wait(tasks, timeout=args.seconds + GRACE_S)
+            for t in pending:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            result.elapsed = time.perf_counter() - t0
+            result.speed = probe.stop()
         cpu1, system1 = tree_cpu_split(server_pid)
         result.server_cpu, result.server_system_cpu = cpu1 - cpu0, system1 - system0
         result.db_cpu = tree_cpu_seconds(pg) - db0 if pg and db0 is not None else None
@@ -1039,6 +1080,18 @@ def limit_line(r: BackendResult) -> str:
     )
 
 
+def speed(r: BackendResult) -> str:
+    xs = r.load.speed
+    return f"{sum(xs) / len(xs):.1f} / {min(xs):.1f} ms CPU" if xs else "-"
+
+
+def at_fastest(r: BackendResult) -> str:
+    """The server's CPU a request scaled by how much slower than its fastest sample the machine was
+    on average during the run: an estimate of what it costs on this machine at its best."""
+    xs = r.load.speed
+    return f"{request_cpu(r.load) * min(xs) / (sum(xs) / len(xs)) * 1e3:.2f} ms" if xs else "-"
+
+
 def report(results: list[BackendResult], args: argparse.Namespace) -> None:
     names = [r.name for r in results]
     rows: list[tuple[str, list[str]]] = []
@@ -1090,6 +1143,8 @@ def report(results: list[BackendResult], args: argparse.Namespace) -> None:
         row(f"  {label}", functools.partial(lambda r, k: f"{r.load.threads.get(k, 0.0):.2f}", k=key))
     row("idle server CPU (scheduler asleep)", lambda r: f"{r.load.idle_cpu:.1%}")
     row("server CPU per request, less idle", lambda r: f"{request_cpu(r.load) * 1e3:.2f} ms")
+    row(f"  the machine's speed: {SPEED_LOOP:,} additions, mean / fastest", speed)
+    row("  the server's CPU a request at the fastest", at_fastest)
     row(
         "  of it, the kernel's (sockets, fsync)",
         lambda r: f"{r.load.server_system_cpu / max(r.load.requests, 1) * 1e3:.2f} ms",
