@@ -776,6 +776,22 @@ def test_a_real_server_logs_json_with_request_ids_counts_and_rate_limits(
     assert gm not in server.output()
 
 
+def test_a_real_server_writes_its_request_lines_by_the_time_it_stops_unless_told_not_to(
+    sqlite_url: str, servers: Servers
+) -> None:
+    """The request lines are gathered and written together; a server that is stopped (SIGTERM)
+    writes the last of them first. ``--no-access-log`` writes none, and still its other lines."""
+    quiet = servers.start(sqlite_url, args=(*NO_LIMITS, "--no-access-log"))
+    told = servers.start(sqlite_url)
+    for server, label in ((quiet, "quiet-1"), (told, "told-1")):
+        with server.client() as client:
+            assert client.get("/healthz", headers={"X-Request-ID": label}).status_code == 200
+        server.stop()
+    assert "told-1" in told.output() and "/healthz" in told.output()
+    assert "quiet-1" not in quiet.output() and "/healthz" not in quiet.output()
+    assert '"logger": "uvicorn.error"' in quiet.output()  # its own log lines are still written
+
+
 def test_a_server_process_freezes_what_it_starts_with_and_collects_garbage_less_often(
     sqlite_url: str,
 ) -> None:
