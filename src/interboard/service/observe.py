@@ -87,10 +87,10 @@ _second: tuple[int, str] = (-1, "")
 def utc_stamp(created: float) -> str:
     """``created`` (seconds since the epoch) as a JSON line's time: UTC, to the millisecond."""
     global _second
-    second = int(created)
-    if _second[0] != second:
-        _second = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
-    return f"{_second[1]}.{int((created - second) * 1000):03d}Z"
+    second, kept = int(created), _second  # read once: another thread may replace it meanwhile
+    if kept[0] != second:
+        kept = _second = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
+    return f"{kept[1]}.{int((created - second) * 1000):03d}Z"
 
 
 class JsonFormatter(logging.Formatter):
