@@ -453,3 +453,57 @@ def test_processes_migrate_and_write_concurrently(db_url: str) -> None:
         assert current(engine) == head()
     finally:
         engine.dispose()
+
+
+def busy_timeout(conn: Any) -> int:
+    return int(conn.connection.driver_connection.execute("PRAGMA busy_timeout").fetchone()[0])
+
+
+def test_the_event_loops_kept_connection_is_its_own_and_left_as_the_pool_would(tmp_path: Any) -> None:
+    """``LoopConnection``: after ``keep()``, the keeping thread gets one connection again and again,
+    with no transaction left open and SQLite's busy timeout set back after a write shortened it;
+    another thread, or a use inside a use, gets the pool's; a broken one is replaced; ``release()``
+    closes it and the thread uses the pool again."""
+    engine = open_store(f"sqlite:///{tmp_path}/kept.sqlite")
+    loop = store_module.LoopConnection(engine)
+    with loop.connect() as a, loop.connect() as b:
+        assert a is not b  # not kept before keep()
+    loop.keep()
+    with loop.connect() as first:
+        first.execute(select(func.count()).select_from(GameRow))  # SQLAlchemy's autobegin
+        first.connection.driver_connection.execute("PRAGMA busy_timeout = 2")
+        first.connection.info[store_module.BUSY_WAIT_SHORTENED] = True
+        with loop.connect() as inner:
+            assert inner is not first  # in use: the pool's
+    with loop.connect() as again:
+        assert again is first and not again.in_transaction()
+        assert busy_timeout(again) == int(store_module.SQLITE_BUSY_TIMEOUT_S * 1000)
+        with again.begin():
+            again.execute(insert_game("kept-1"))
+    seen: list[Any] = []
+
+    def elsewhere() -> None:
+        with loop.connect() as conn:
+            seen.append(conn)
+            assert conn.execute(select(GameRow.id)).scalars().all() == ["kept-1"]  # committed
+
+    worker = threading.Thread(target=elsewhere)
+    worker.start()
+    worker.join()
+    assert seen and seen[0] is not first
+    first.invalidate()
+    with loop.connect() as replaced:
+        assert replaced is not first and replaced.execute(text("SELECT 1")).scalar() == 1
+    loop.release()
+    assert replaced.closed
+    with loop.connect() as pooled:
+        assert pooled is not replaced
+    engine.dispose()
+
+
+def insert_game(gid: str) -> Any:
+    row = game(gid)
+    columns = GameRow.__table__.columns
+    return GameRow.__table__.insert().values(
+        **{c.key: getattr(row, c.key) for c in columns if getattr(row, c.key) is not None}
+    )

@@ -293,6 +293,8 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         notices.start(asyncio.get_running_loop())
+        if service.local_file:
+            service.connections.keep()  # this thread is the event loop's
         if mailer is not None:
             mailer.start()
         task = None
@@ -311,6 +313,7 @@ def create_app(
                 await run_in_threadpool(mailer.stop)
             if access is not None:
                 access.flush()
+            service.connections.release()
 
     app = FastAPI(
         title="interboard",

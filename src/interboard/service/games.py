@@ -48,7 +48,7 @@ from .models import GameRow, MessageRow, OrdersRow, PhaseRow, SeatRow
 from .notices import Change, Notices, unix_time
 from .prepared import Prepared
 from .security import hash_token, new_token, token_matches
-from .store import BUSY_WAIT_SHORTENED
+from .store import BUSY_WAIT_SHORTENED, LoopConnection
 
 if TYPE_CHECKING:
     from .accounts import AccountNotices
@@ -418,6 +418,9 @@ class GameService:
         """Whether the database is a file the process opens itself (SQLite): a read of a row by its
         key takes microseconds, less than handing the request to a worker thread costs (not so over
         a network), and one writer at a time writes."""
+        self.connections = LoopConnection(engine)
+        """Where the requests' plain connections come from: on SQLite, one kept for the event loop
+        once it calls ``keep()`` (``api.py``'s lifespan), else the pool's."""
         self._write_lock: contextlib.AbstractContextManager[Any] = (
             contextlib.nullcontext() if self.locking else threading.RLock()
         )
@@ -479,7 +482,7 @@ class GameService:
         """A write transaction on a plain connection, holding the process's writer lock (SQLite).
         ``at_once``: :class:`WouldWait` rather than wait, for the writer lock or the file's."""
         try:
-            with self._writer(at_once), self.engine.begin() as conn:
+            with self._writer(at_once), self.connections.connect() as conn, conn.begin():
                 if at_once:
                     _brief_busy_wait(conn)
                 yield conn
@@ -1117,11 +1120,11 @@ class GameService:
         on between them (outside a transaction's snapshot, each statement sees the latest)."""
         for _ in range(READ_ATTEMPTS - 1):
             try:
-                with self.engine.connect() as conn:
+                with self.connections.connect() as conn:
                     return read(conn)
             except MovedOn:
                 continue
-        with self.engine.connect() as conn:
+        with self.connections.connect() as conn:
             return read(conn)
 
     def without_rules(self, read: Callable[..., T], *args: Any) -> T:
