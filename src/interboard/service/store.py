@@ -190,6 +190,8 @@ class LoopConnection:
             try:
                 if conn.in_transaction():  # a read that went through SQLAlchemy's execution
                     conn.rollback()
+                else:  # as the pool's reset on return does (nothing to undo, unless a caller began)
+                    conn.connection.driver_connection.rollback()  # type: ignore[union-attr]
                 _restore_busy_wait(conn.connection.driver_connection, conn.connection.info)
             except (SQLAlchemyError, sqlite3.Error):  # a broken connection: the next use opens another
                 self._kept = None
