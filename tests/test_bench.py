@@ -54,6 +54,7 @@ SMOKE = {
         "normal",
     ],
     "bench_request_line.py": ["--lines", "10", "--repeat", "1"],
+    "bench_routes.py": ["--calls", "5", "--repeat", "1"],
     "bench_twin_earths.py": ["--games", "1", "--phases", "4", "--repeat", "1"],
     "make_mila_fixtures.py": ["--check"],
 }
