@@ -494,6 +494,12 @@ def test_the_event_loops_kept_connection_is_its_own_and_left_as_the_pool_would(t
     first.invalidate()
     with loop.connect() as replaced:
         assert replaced is not first and replaced.execute(text("SELECT 1")).scalar() == 1
+    with loop.connect() as broken:
+        assert broken is replaced
+        broken.connection.driver_connection.close()  # type: ignore[union-attr]  # it fails in use
+    with loop.connect() as replaced:
+        assert replaced is not broken and broken.closed
+        assert replaced.execute(text("SELECT 1")).scalar() == 1
     loop.release()
     assert replaced.closed
     with loop.connect() as pooled:

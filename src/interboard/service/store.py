@@ -11,6 +11,7 @@ committed data rather than a snapshot: read-modify-write code must check what it
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import threading
@@ -149,7 +150,8 @@ class LoopConnection:
 
     A connection from the pool for each request cost more than a seat's view reads with it: the
     pool's checkout and checkin, SQLAlchemy's ``Connection`` around it, the reset when it goes back
-    (a view took 200 µs of CPU in the app with them, 160 without). The loop's thread calls
+    (``bench/bench_routes.py``: a seat view took 220-330 µs of CPU in the app with them, about 170
+    without). The loop's thread calls
     :meth:`keep` when it starts serving; from then on :meth:`connect` on that thread gives the kept
     connection, with no transaction left open and SQLite's busy timeout set back after each use,
     as the pool would leave it. Other threads, and a use inside another (a request on the loop
@@ -195,7 +197,8 @@ class LoopConnection:
                 _restore_busy_wait(conn.connection.driver_connection, conn.connection.info)
             except (SQLAlchemyError, sqlite3.Error):  # a broken connection: the next use opens another
                 self._kept = None
-                conn.invalidate()
+                with contextlib.suppress(SQLAlchemyError):
+                    conn.invalidate()
                 conn.close()
 
 
