@@ -329,8 +329,8 @@ several milliseconds, so writes that gave way made most of the writes' p99 (``do
 
 def _brief_busy_wait(conn: Connection) -> None:
     """SQLite waits at most :data:`AT_ONCE_BUSY_WAIT_MS` for the file's lock on this connection,
-    rather than the pool's :data:`~.store.SQLITE_BUSY_TIMEOUT_S`, until it is returned to the pool,
-    which sets the timeout back (``store.py``)."""
+    rather than the pool's :data:`~.store.SQLITE_BUSY_TIMEOUT_S`, until it is returned to the pool
+    or the event loop's kept connection is done with it, which set the timeout back (``store.py``)."""
     # On the driver's connection: a pragma needs none of SQLAlchemy's execution (a result, the
     # autobegin), which costs more than the pragma, on every write made on the event loop.
     conn.connection.driver_connection.execute(  # type: ignore[union-attr]

@@ -72,8 +72,9 @@ def install_log_context() -> None:
     logging.setLogRecordFactory(with_request_id)
 
 
-LOG_FIELDS = ("method", "path", "route", "status", "duration_ms", "game_id", "phase", "lag_s", "client")
-"""The extra fields a log line may carry (``logger.info(..., extra={...})``)."""
+LOG_FIELDS = ("game_id", "lag_s")
+"""The extra fields a log line may carry (``logger.info(..., extra={...})``): a processed phase's.
+The request lines carry theirs without the ``logging`` module (:class:`AccessLog`)."""
 
 
 _encode = json.JSONEncoder(ensure_ascii=False, default=str).encode
