@@ -240,9 +240,8 @@ def test_request_lines_are_json_whatever_the_path_holds() -> None:
     stream = Writes()
     lines = AccessLog(stream)
     odd = '/api/games/a"b\\c/\u00e9t\u00e9/\x01\n'
-    lines.answered(
-        "r-1", "GET", odd, "unmatched", 404, 0.01234, 1_790_000_000.5
-    )  # no event loop: written at once
+    # Outside an event loop: written at once.
+    lines.answered("r-1", "GET", odd, "unmatched", 404, 0.01234, 1_790_000_000.5)
     (written,) = stream.writes
     assert written.endswith("\n") and written.count("\n") == 1 and written.isascii()
     assert json.loads(written) == {
@@ -305,7 +304,7 @@ def test_request_lines_to_a_closed_stream_are_dropped_without_an_error() -> None
 
 @pytest.mark.parametrize("on", [True, False])
 def test_a_worker_writes_request_lines_on_its_standard_error_unless_told_not_to(
-    sqlite_url: str, on: bool, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    sqlite_url: str, on: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``interboard serve --workers N [--no-access-log]``: each worker's app, made from the
     settings its parent leaves in the environment."""
