@@ -484,13 +484,13 @@ def test_the_event_loops_kept_connection_is_its_own_and_left_as_the_pool_would(t
 
     def elsewhere() -> None:
         with loop.connect() as conn:
-            seen.append(conn)
-            assert conn.execute(select(GameRow.id)).scalars().all() == ["kept-1"]  # committed
+            seen.append((conn, conn.execute(select(GameRow.id)).scalars().all()))
 
     worker = threading.Thread(target=elsewhere)
     worker.start()
     worker.join()
-    assert seen and seen[0] is not first
+    assert len(seen) == 1 and seen[0][0] is not first
+    assert seen[0][1] == ["kept-1"]  # committed: another connection reads it
     first.invalidate()
     with loop.connect() as replaced:
         assert replaced is not first and replaced.execute(text("SELECT 1")).scalar() == 1
