@@ -27,11 +27,11 @@ For each database (``--only`` one of them):
    whole machine (other processes share the CPUs), where the server's threads are
    (sampled from /proc: on a CPU, in a futex, sleeping in SQLite's busy back-off, in fsync, waiting
    on a socket), and on PostgreSQL what its backends are doing (pg_stat_activity: running, waiting
-   on a lock, idle in a transaction). Beside the load, a probe times a fixed pure-Python loop once
-   a second (:class:`SpeedProbe`): this virtual machine's speed moves by up to two times within
-   seconds, and the server's CPU a request with it; the report gives the probe's mean and fastest
-   sample, and the server's CPU a request scaled to the fastest (an estimate). Then the server's
-   CPU for lone seat views, one request in flight.
+   on a lock, idle in a transaction). Beside the load, a probe times a fixed pure-Python loop once a
+   second (:class:`SpeedProbe`): this virtual machine's speed moves within seconds (a run's mean
+   sample 1.3-1.6 times its fastest), and the server's CPU a request with it; the report gives the
+   probe's mean and fastest sample, and the server's CPU a request scaled to the fastest (an
+   estimate). Then the server's CPU for lone seat views, one request in flight.
 2. *profile*: the same workload is driven in-process, one thread, straight through
    :class:`~interboard.service.games.GameService` (no HTTP), on another fresh database, for
    ``--profile-seconds``: two thirds timed, one third under cProfile. Timed: wall and CPU time of
@@ -443,9 +443,8 @@ SPEED_LOOP = 100_000
 
 class SpeedProbe:
     """The machine's speed beside the load: once a second, the CPU milliseconds a fixed pure-Python
-    loop takes, in a process of its own (about 1 % of a CPU). On this virtual machine it moves by up
-    to two times within seconds, busy or not, and the server's CPU a request moves with it: runs are
-    compared with it in view."""
+    loop takes, in a process of its own (about 1 % of a CPU). On this virtual machine it moves within
+    seconds, and the server's CPU a request moves with it: runs are compared with it in view."""
 
     CODE = (
         "import time\n"

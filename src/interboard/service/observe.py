@@ -144,13 +144,13 @@ class AccessLog:
     ``logger``, ``message``, ``request_id``) and ``method``, ``path``, ``route``, ``status``,
     ``duration_ms``.
 
-    Written without the ``logging`` module: a record, its handlers and its formatter took about
-    60 µs of a request's CPU in the app (a quarter of a seat view's), a line built here takes
-    about 5. As nginx's buffered access log does, lines are gathered and written together, at most
-    ``flush_s`` after the first of them, and when the app stops (:meth:`flush`). A write holds at
-    most ``select.PIPE_BUF`` bytes, cut at the end of a line, so that on a pipe shared by the
-    worker processes (their standard error) no line is cut into by another's. A crash loses at
-    most the last ``flush_s`` of lines."""
+    Written without the ``logging`` module: a record, its handlers and its formatter cost several times
+    a line built here (``bench/bench_request_line.py``: about 23 µs against 4 in a loop, more inside a
+    request, whose code runs cold). As nginx's buffered access log does, lines are gathered and written
+    together, at most ``flush_s`` after the first of them, and when the app stops (:meth:`flush`). A
+    write holds at most ``select.PIPE_BUF`` bytes, cut at the end of a line, so that on a pipe shared by
+    the worker processes (their standard error) no line is cut into by another's. A crash loses at most
+    the last ``flush_s`` of lines."""
 
     def __init__(self, stream: TextIO, flush_s: float = FLUSH_S) -> None:
         self.stream = stream
