@@ -53,6 +53,7 @@ SMOKE = {
         "--sqlite-synchronous",
         "normal",
     ],
+    "bench_legal.py": ["--phases", "4", "--repeat", "1"],
     "bench_request_line.py": ["--lines", "10", "--repeat", "1"],
     "bench_routes.py": ["--calls", "5", "--repeat", "1"],
     "bench_twin_earths.py": ["--games", "1", "--phases", "4", "--repeat", "1"],

@@ -356,6 +356,20 @@ def test_every_listed_order_alone_is_legal(seed: int) -> None:
                 assert _result(step(B, pos, [(power, Waive())]).results, Waive()).succeeded
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_one_powers_orders_are_its_part_of_every_powers(seed: int) -> None:
+    """The game master lists every seat's orders at once and hands each seat its part: that part
+    must be what listing the seat alone gives, in every kind of phase."""
+    kinds = set()
+    for pos in [*_sample_positions(seed, 30, 1), *_retreat_and_adjustment_positions()[:20]]:
+        every = legal_orders(B, pos)
+        kinds.add(pos.phase.kind)
+        for power in B.powers:
+            alone = legal_orders(B, pos, power.id)
+            assert alone.get(power.id) == every.get(power.id), (pos.phase, power.id)
+    assert len(kinds) == 3  # movement, retreats and adjustments were all compared
+
+
 # ====================================================================== (c) completeness
 def _candidates(position: Position, unit: Unit, rng: random.Random) -> list[Order]:
     """Every hold, move (either way), support and convoy the unit could be ordered, over all locations.
@@ -725,7 +739,8 @@ def test_the_familys_tree_is_the_option_tree_and_shares_its_listing_with_the_che
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The family's tree for a seat is :func:`option_tree`'s, in every kind of phase, though built
-    from the listing the seat's order check uses: the legal orders are listed once for both."""
+    from the listing the seat's order check uses: the legal orders are listed once a phase, for
+    every seat's tree and check."""
     from interboard.games import family
     from interboard.games.diplomacy import family as diplomacy_family
     from interboard.games.diplomacy import legal
@@ -745,11 +760,12 @@ def test_the_familys_tree_is_the_option_tree_and_shares_its_listing_with_the_che
     kinds = set()
     for pos in [*_sample_positions(5, 12, 3), *_retreat_and_adjustment_positions()[:30]]:
         state = game_to_json(Game(get_variant("standard"), Rulebook(), pos))
-        for power, tree in option_tree(B, pos).items():
+        trees = option_tree(B, pos)
+        listings.clear()
+        for power, tree in trees.items():
             kinds.add(pos.phase.kind)
-            listings.clear()
             given = diplomacy.options(state, power)
             assert {k: given[k] for k in ("due", "waive", "orders")} == tree, (pos.phase, power)
             diplomacy.check(state, power, [])
-            assert listings == [power]
+        assert listings == [None], pos.phase  # every seat's orders, listed at the first call
     assert kinds == set(PhaseKind)

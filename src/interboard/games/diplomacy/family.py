@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..memo import DEFAULT_SIZE, ByState
+from ..memo import ByState
 from ..protocol import Choices, FamilyError, Option, OptionValue, Pending, Processed, State, VariantInfo
 from .bots import BOTS, Turn, make_bot
 from .drawing import render_position
@@ -34,9 +34,9 @@ from .validate import check_order
 from .variants import VARIANTS, Variant, get_variant
 
 _DECODED: ByState[Game] = ByState()
-_LISTED: ByState[PowerOptions | None] = ByState(16 * DEFAULT_SIZE)  # a key per seat: up to 14
-"""What the read-only calls share (``memo.py``): the game a state decodes to, each seat's legal
-orders in it. No caller changes them."""
+_LISTED: ByState[Mapping[str, PowerOptions]] = ByState()
+"""What the read-only calls share (``memo.py``): the game a state decodes to, and the legal orders
+of every seat that acts in it. No caller changes them."""
 
 KIND_NAMES = {
     PhaseKind.MOVEMENT: "movement",
@@ -124,9 +124,12 @@ class DiplomacyFamily:
         return _DECODED.get(state, None, lambda: self._game(state))
 
     def _listed(self, state: State, seat: str) -> PowerOptions | None:
-        """The seat's legal orders in the state's phase, worked out once (``None``: it has none)."""
+        """The seat's legal orders in the state's phase (``None``: it has none). Every seat's are
+        worked out at the first call of the phase: the seats ask one after another, and listing all
+        of them at once costs about half as much as listing each alone (each listing works out the
+        moves and convoys of every unit on the board, not only the seat's)."""
         game = self._reading(state)
-        return _LISTED.get(state, seat, lambda: legal_orders(game.board, game.position, seat).get(seat))
+        return _LISTED.get(state, None, lambda: legal_orders(game.board, game.position)).get(seat)
 
     def seats(self, state: State) -> list[str]:
         return [p.id for p in get_variant(state["variant"]).board.powers]
