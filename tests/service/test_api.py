@@ -379,6 +379,29 @@ def test_writes_made_while_another_thread_writes_wait_for_it_and_are_kept(client
     assert [h["orders"] for h in history] == [{"FRANCE": ["A Par - Bur"]}]
 
 
+def test_a_seats_tree_at_a_new_phase_is_read_once_while_the_games_rules_are_quick(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every seat's tree is missing at each new phase. Once the game's rules work has been quick,
+    the seat's request reads the game once, the tree made within it, not a read that stops at the
+    missing tree, then another."""
+    client.app.state.placement.clock = lambda: 0.0  # type: ignore[attr-defined]  # all of it quick
+    gid, _, tokens = full_game(client)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    assert client.get(f"/api/games/{gid}/options", headers=auth(tokens["FRANCE"])).status_code == 200
+    reads: list[str] = []
+    plain = service._head_and_seat
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        reads.append("head and seat")
+        return plain(*args, **kwargs)
+
+    monkeypatch.setattr(service, "_head_and_seat", counted)
+    r = client.get(f"/api/games/{gid}/options", headers=auth(tokens["ENGLAND"]))
+    assert r.status_code == 200 and r.json()["orders"], r.text
+    assert reads == ["head and seat"]
+
+
 def test_the_rules_work_on_the_event_loop_while_it_is_quick_and_in_a_thread_once_it_is_slow(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

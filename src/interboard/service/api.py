@@ -244,10 +244,15 @@ def create_app(
         """A view's answer: on the event loop if the database is quick to read (a local file) and the
         rules have nothing to work out (what they say of the phase is kept), else with the rules'
         work placed by :class:`Placement` (on the loop if the game's has been quick, else in a worker
-        thread); on another database, in a worker thread (a thread hop costs less than a wait on it)."""
+        thread); on another database, in a worker thread (a thread hop costs less than a wait on it).
+        While the game's rules work has been quick, the read runs once, its rules work and all, on
+        the loop, and is timed as the game's rules work: reading first without the rules would read
+        twice whenever something is missing, and a seat's tree is missing at every phase."""
         if not service.local_file:
             return await run_in_threadpool(read, game_id, *args)
         rules = ("rules", game_id)
+        if placement.quick(rules):
+            return await placement.run(rules, lambda: read(game_id, *args))
         for _ in range(2):
             try:
                 return service.without_rules(read, game_id, *args)
