@@ -42,7 +42,7 @@ def test_prepared_reads_give_sqlalchemys_rows_and_types(store: Engine) -> None:
         (g.SEATS_OF_GAME, {"game_id": gid}),
         (g.STATE_OF_PHASE, {"game_id": gid, "phase_index": 0}),
         (g.ORDERS_OF_PHASE, {"game_id": gid, "phase_index": 0}),
-        (g.LAST_MESSAGE, {"game_id": gid}),
+        (g.SEATS_AT_VERSION, {"game_id": gid, "phase_index": 0}),
         (g.HEAD_OF_GAME, {"game_id": "no such game"}),
     ]
     with store.connect() as conn:
@@ -52,8 +52,14 @@ def test_prepared_reads_give_sqlalchemys_rows_and_types(store: Engine) -> None:
             assert _typed([_values(r) for r in prepared.all(conn, params)]) == _typed(expected)
         head = g.HEAD_OF_GAME.first(conn, {"game_id": gid})
         seat = g.SEATS_OF_GAME.all(conn, {"game_id": gid})[2]
+        at_version = g.SEATS_AT_VERSION.all(conn, {"game_id": gid, "phase_index": 0})
     assert isinstance(head, g.Head) and head.deadline is not None and head.deadline.tzinfo is not None
     assert seat == g.SeatLine("FRANCE", "player", "France", True) and seat.ready is True
+    # Every seat once, its orders if it gave any, the game's last message on each row.
+    assert [(r.seat, r.orders) for r in at_version] == [
+        (p, ["A Par - Bur", "F Bre - Mao"] if p == "FRANCE" else None) for p in POWERS
+    ]
+    assert {r.last_message for r in at_version} == {service.messages(gid, france)[-1]["id"]}
 
 
 def test_prepared_writes_count_the_rows_they_matched(store: Engine) -> None:

@@ -12,7 +12,7 @@ import contextlib
 import logging
 import secrets
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime, timedelta
@@ -116,11 +116,9 @@ class SeatLine(NamedTuple):
 
 _HEAD = select(*(getattr(GameRow, f.name) for f in fields(Head))).where(GameRow.id == bindparam("game_id"))
 HEAD_OF_GAME = Prepared(_HEAD, Head)
+_SEAT_LINE = (SeatRow.seat, SeatRow.kind, SeatRow.player, SeatRow.ready)
 SEATS_OF_GAME = Prepared(
-    select(SeatRow.seat, SeatRow.kind, SeatRow.player, SeatRow.ready)
-    .where(SeatRow.game_id == bindparam("game_id"))
-    .order_by(SeatRow.id),
-    SeatLine,
+    select(*_SEAT_LINE).where(SeatRow.game_id == bindparam("game_id")).order_by(SeatRow.id), SeatLine
 )
 _HEAD_AND_SEAT = (
     select(*_HEAD.selected_columns, SeatRow.seat, SeatRow.player, SeatRow.ready, SeatRow.draw_vote)
@@ -142,7 +140,38 @@ ORDERS_OF_PHASE = Prepared(
         OrdersRow.game_id == bindparam("game_id"), OrdersRow.phase_index == bindparam("phase_index")
     )
 )
-LAST_MESSAGE = Prepared(select(func.max(MessageRow.id)).where(MessageRow.game_id == bindparam("game_id")))
+_LAST_MESSAGE = select(func.max(MessageRow.id)).where(MessageRow.game_id == bindparam("game_id"))
+
+
+class SeatAtVersion(NamedTuple):
+    """A seat as a version's snapshot reads it: its line, its orders for the phase (``None``: it
+    has given none), and the game's last message id (the same on every seat's row)."""
+
+    seat: str
+    kind: str
+    player: str
+    ready: bool
+    orders: list[Any] | None
+    last_message: int | None
+
+
+SEATS_AT_VERSION = Prepared(
+    select(*_SEAT_LINE, OrdersRow.orders, _LAST_MESSAGE.scalar_subquery())
+    .select_from(SeatRow)
+    .outerjoin(
+        OrdersRow,
+        and_(
+            OrdersRow.game_id == SeatRow.game_id,
+            OrdersRow.phase_index == bindparam("phase_index"),
+            OrdersRow.seat == SeatRow.seat,
+        ),
+    )
+    .where(SeatRow.game_id == bindparam("game_id"))
+    .order_by(SeatRow.id),
+    SeatAtVersion,
+)
+"""What a snapshot reads, in one statement rather than three (the seats, the phase's orders, the
+last message): a seat's view reads it at nearly every version."""
 
 
 def _game_update(**values: Any) -> Prepared:
@@ -1087,8 +1116,12 @@ class GameService:
             rows = s.scalars(select(GameRow).order_by(GameRow.created_at.desc()).limit(200))
             return [self._summary(s, g) for g in rows]
 
-    def _summary(self, s: Reader, g: GameRow | Head) -> dict[str, Any]:
-        seats = SEATS_OF_GAME.all(s, {"game_id": g.id})
+    def _summary(
+        self, s: Reader, g: GameRow | Head, seats: Sequence[SeatLine] | None = None
+    ) -> dict[str, Any]:
+        """The game's public summary; ``seats``: its seats' lines, if read already."""
+        if seats is None:
+            seats = SEATS_OF_GAME.all(s, {"game_id": g.id})
         deadline = g.deadline
         return {
             "id": g.id,
@@ -1171,15 +1204,15 @@ class GameService:
 
         def read() -> Snapshot:
             phase = self._phase(s, head)
-            out = self._summary(s, head)
+            rows = SEATS_AT_VERSION.all(s, {"game_id": head.id, "phase_index": head.phase_index})
+            out = self._summary(s, head, [SeatLine(*row[: len(_SEAT_LINE)]) for row in rows])
             out["position"] = phase.position
             out["acting"] = list(phase.acting) if head.status == "active" else []
             out["pending"] = phase.pending
             out["seed_chosen"] = bool(head.settings.get("seed_chosen", False))
-            rows = ORDERS_OF_PHASE.all(s, {"game_id": head.id, "phase_index": head.phase_index})
-            orders = {seat: list(given) for seat, given in rows}
+            orders = {row.seat: list(row.orders) for row in rows if row.orders is not None}
             out["submitted"] = sorted(orders)  # who has ordered, never what
-            return Snapshot(out, orders, LAST_MESSAGE.scalar(s, {"game_id": head.id}) or 0)
+            return Snapshot(out, orders, (rows[0].last_message if rows else None) or 0)
 
         return self._versions.get((head.id, head.version), read)
 
