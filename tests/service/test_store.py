@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import sqlite3
 import threading
@@ -504,6 +505,50 @@ def test_the_event_loops_kept_connection_is_its_own_and_left_as_the_pool_would(t
     assert replaced.closed
     with loop.connect() as pooled:
         assert pooled is not replaced
+    engine.dispose()
+
+
+def test_the_event_loops_writes_that_give_way_have_a_kept_connection_of_their_own(tmp_path: Any) -> None:
+    """``LoopConnection.connect(busy_wait_ms)``: on the keeping thread, a second kept connection,
+    its busy timeout that short for as long as it is kept, not set and set back at each use; the
+    reads' kept connection keeps the pool's. Elsewhere (another thread, a use inside a use) a pool
+    connection, its timeout short while in use and set back when it returns. ``release()`` gives
+    the kept writer back to the pool with the pool's timeout."""
+    engine = open_store(f"sqlite:///{tmp_path}/writer.sqlite")
+    pool_ms = int(store_module.SQLITE_BUSY_TIMEOUT_S * 1000)
+    loop = store_module.LoopConnection(engine)
+    loop.keep()
+    with loop.connect() as reader:
+        pass
+    with loop.connect(2) as writer:
+        assert writer is not reader and busy_timeout(writer) == 2
+        with writer.begin():
+            writer.execute(insert_game("written-1"))
+        with loop.connect(2) as inner:
+            assert inner is not writer and busy_timeout(inner) == 2  # in use: the pool's, shortened
+    with loop.connect(2) as again, loop.connect() as read_again:
+        assert again is writer and busy_timeout(again) == 2
+        assert read_again is reader and busy_timeout(read_again) == pool_ms
+        assert read_again.execute(select(GameRow.id)).scalars().all() == ["written-1"]
+    timeouts: list[int] = []
+
+    def elsewhere() -> None:
+        with loop.connect(2) as conn:
+            timeouts.append(busy_timeout(conn))
+        with engine.connect() as conn:  # what went back to the pool has the pool's timeout
+            timeouts.append(busy_timeout(conn))
+
+    worker = threading.Thread(target=elsewhere)
+    worker.start()
+    worker.join()
+    assert timeouts == [2, pool_ms]
+    loop.release()
+    assert writer.closed and reader.closed
+    idle = engine.pool.checkedin()  # type: ignore[attr-defined]
+    assert idle >= 2
+    with contextlib.ExitStack() as stack:  # every idle connection of the pool, the writer's included
+        held = [stack.enter_context(engine.connect()) for _ in range(idle)]
+        assert [busy_timeout(conn) for conn in held] == [pool_ms] * idle
     engine.dispose()
 
 

@@ -48,7 +48,7 @@ from .models import GameRow, MessageRow, OrdersRow, PhaseRow, SeatRow
 from .notices import Change, Notices, unix_time
 from .prepared import Prepared
 from .security import hash_token, new_token, token_matches
-from .store import BUSY_WAIT_SHORTENED, LoopConnection
+from .store import LoopConnection
 
 if TYPE_CHECKING:
     from .accounts import AccountNotices
@@ -356,18 +356,6 @@ write that gives way is tried again only after a whole turn of the loop, and und
 several milliseconds, so writes that gave way made most of the writes' p99 (``docs/server.md``)."""
 
 
-def _brief_busy_wait(conn: Connection) -> None:
-    """SQLite waits at most :data:`AT_ONCE_BUSY_WAIT_MS` for the file's lock on this connection,
-    rather than the pool's :data:`~.store.SQLITE_BUSY_TIMEOUT_S`, until it is returned to the pool
-    or the event loop's kept connection is done with it, which set the timeout back (``store.py``)."""
-    # On the driver's connection: a pragma needs none of SQLAlchemy's execution (a result, the
-    # autobegin), which costs more than the pragma, on every write made on the event loop.
-    conn.connection.driver_connection.execute(  # type: ignore[union-attr]
-        f"PRAGMA busy_timeout = {AT_ONCE_BUSY_WAIT_MS}"
-    )
-    conn.connection.info[BUSY_WAIT_SHORTENED] = True
-
-
 class MovedOn(ServiceError):
     """The game was processed between two reads of one request (read again)."""
 
@@ -511,9 +499,8 @@ class GameService:
         """A write transaction on a plain connection, holding the process's writer lock (SQLite).
         ``at_once``: :class:`WouldWait` rather than wait, for the writer lock or the file's."""
         try:
-            with self._writer(at_once), self.connections.connect() as conn, conn.begin():
-                if at_once:
-                    _brief_busy_wait(conn)
+            busy_wait_ms = AT_ONCE_BUSY_WAIT_MS if at_once else None
+            with self._writer(at_once), self.connections.connect(busy_wait_ms) as conn, conn.begin():
                 yield conn
         except OperationalError as exc:
             if at_once and "locked" in str(exc.orig):  # another process is writing

@@ -34,7 +34,8 @@ SQLITE_BUSY_TIMEOUT_S = 30.0
 BUSY_WAIT_SHORTENED = "busy_wait_shortened"
 """Set in a connection's ``info`` while its busy timeout is a write's on the event loop (a few
 milliseconds, ``games.AT_ONCE_BUSY_WAIT_MS``): the timeout is set back when the connection returns
-to the pool, or when the event loop's kept connection is done with the write (:class:`LoopConnection`)."""
+to the pool, or when the event loop's kept connection for reads is done with it (the one kept for
+those writes keeps it: :class:`LoopConnection`)."""
 SQLITE_SYNCHRONOUS = {"full": "FULL", "normal": "NORMAL"}
 """A SQLite URL's ``?synchronous=`` (SQLite's pragma, on the write-ahead log): ``full``, the default,
 syncs the log to the disk at every commit, so an answered write survives a power cut; ``normal``
@@ -145,6 +146,15 @@ def _restore_busy_wait(dbapi_connection: Any, info: dict[Any, Any]) -> None:
         dbapi_connection.execute(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_TIMEOUT_S * 1000)}")
 
 
+def _shorten_busy_wait(conn: Connection, busy_wait_ms: int) -> None:
+    """SQLite waits at most ``busy_wait_ms`` for another's lock on this connection, until the
+    timeout is set back (:data:`BUSY_WAIT_SHORTENED`)."""
+    # On the driver's connection: a pragma needs none of SQLAlchemy's execution (a result, the
+    # autobegin), which costs more than the pragma.
+    conn.connection.driver_connection.execute(f"PRAGMA busy_timeout = {int(busy_wait_ms)}")  # type: ignore[union-attr]
+    conn.connection.info[BUSY_WAIT_SHORTENED] = True
+
+
 class LoopConnection:
     """One SQLite connection kept open for the requests an event loop serves itself.
 
@@ -161,42 +171,53 @@ class LoopConnection:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._thread: int | None = None
-        self._kept: Connection | None = None
-        self._in_use = False
+        self._kept: dict[int | None, Connection] = {}
+        """By busy wait: ``None`` for the pool's timeout, else the milliseconds given to :meth:`connect`."""
+        self._in_use: set[int | None] = set()
 
     def keep(self) -> None:
-        """Keep a connection for the calling thread (an event loop's) from now on."""
+        """Keep connections for the calling thread (an event loop's) from now on."""
         self._thread = threading.get_ident()
 
     def release(self) -> None:
-        """Close the kept connection; the calling thread uses the pool from now on."""
-        kept, self._kept, self._thread = self._kept, None, None
-        if kept is not None:
-            kept.close()
+        """Close the kept connections; the calling thread uses the pool from now on."""
+        kept, self._kept, self._thread = self._kept, {}, None
+        for conn in kept.values():
+            conn.close()  # back to the pool, its busy timeout set back (the pool's checkin)
 
     @contextmanager
-    def connect(self) -> Iterator[Connection]:
-        """A connection: the kept one on the loop's thread, else (or while it is in use) the pool's."""
-        if self._in_use or self._thread != threading.get_ident():
+    def connect(self, busy_wait_ms: int | None = None) -> Iterator[Connection]:
+        """A connection: a kept one on the loop's thread, else (or while it is in use) the pool's.
+        ``busy_wait_ms``: SQLite waits at most that long for another's lock on it, rather than
+        :data:`SQLITE_BUSY_TIMEOUT_S` (the loop's writes that give way rather than wait). On the
+        loop's thread that is a second kept connection, its timeout set once when it is opened,
+        rather than set and set back at every write; a pool's connection has it set back when it
+        returns to the pool."""
+        if busy_wait_ms in self._in_use or self._thread != threading.get_ident():
             with self.engine.connect() as pooled:
+                if busy_wait_ms is not None:
+                    _shorten_busy_wait(pooled, busy_wait_ms)
                 yield pooled
             return
-        conn = self._kept
+        conn = self._kept.get(busy_wait_ms)
         if conn is None or conn.closed or conn.invalidated:
-            conn = self._kept = self.engine.connect()
-        self._in_use = True
+            conn = self._kept[busy_wait_ms] = self.engine.connect()
+            if busy_wait_ms is not None:
+                _shorten_busy_wait(conn, busy_wait_ms)
+        self._in_use.add(busy_wait_ms)
         try:
             yield conn
         finally:
-            self._in_use = False
+            self._in_use.discard(busy_wait_ms)
             try:
                 if conn.in_transaction():  # a read that went through SQLAlchemy's execution
                     conn.rollback()
                 else:  # as the pool's reset on return does (nothing to undo, unless a caller began)
                     conn.connection.driver_connection.rollback()  # type: ignore[union-attr]
-                _restore_busy_wait(conn.connection.driver_connection, conn.connection.info)
+                if busy_wait_ms is None:  # a caller's shortened timeout (the other's stays short)
+                    _restore_busy_wait(conn.connection.driver_connection, conn.connection.info)
             except (SQLAlchemyError, sqlite3.Error):  # a broken connection: the next use opens another
-                self._kept = None
+                self._kept.pop(busy_wait_ms, None)
                 with contextlib.suppress(SQLAlchemyError):
                     conn.invalidate()
                 conn.close()
