@@ -156,7 +156,8 @@ def _shorten_busy_wait(conn: Connection, busy_wait_ms: int) -> None:
 
 
 class LoopConnection:
-    """One SQLite connection kept open for the requests an event loop serves itself.
+    """SQLite connections kept open for the requests an event loop serves itself: one for its
+    reads and writes, one for its writes that give way rather than wait (:meth:`connect`).
 
     A connection from the pool for each request cost more than a seat's view reads with it: the
     pool's checkout and checkin, SQLAlchemy's ``Connection`` around it, the reset when it goes back
@@ -166,7 +167,7 @@ class LoopConnection:
     connection, with no transaction left open and SQLite's busy timeout set back after each use,
     as the pool would leave it. Other threads, and a use inside another (a request on the loop
     never nests them, but a caller may), get the pool's as before. A connection that failed
-    (invalidated) is replaced. :meth:`release`, on the loop's thread when it stops, closes it."""
+    (invalidated) is replaced. :meth:`release`, on the loop's thread when it stops, closes them."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
