@@ -613,10 +613,15 @@ def test_the_map_zooms_pans_and_draws_links_as_numbered_ends(new_context: Any, a
     page.get_by_role("button", name="Whole map").click()
     assert svg.get_attribute("viewBox") == whole
     page.get_by_role("button", name="Zoom in").click()
+    drawn = svg.element_handle()
+    board_z = page.get_by_role("button", name="Board Z").element_handle()
     page.locator("#unit-buttons").get_by_role("button", name=re.compile("ROM-Y")).click()
     page.locator("#choice-box").get_by_role("button", name="A ROM-Y H").click()
     expect(page.locator("#order-list li", has_text="A ROM-Y H")).to_contain_text("✓ accepted")
+    page.wait_for_function("svg => !svg.isConnected", arg=drawn)  # the map drawn again
     assert float((page.locator("#map svg").get_attribute("viewBox") or "").split()[2]) < width
+    # The redraw kept the board buttons (one replaced mid-click would lose the click).
+    assert board_z.evaluate("button => button.isConnected")
     # One board fills the view (on a phone, the map's two boards side by side are too small).
     page.get_by_role("button", name="Board Z").click()
     z_box = [float(v) for v in (page.locator("#map svg").get_attribute("viewBox") or "").split()]

@@ -930,11 +930,17 @@ function applyMapView() {
 }
 
 // A map of several boards (its spaces carry data-board) gets a button per board that zooms to it:
-// on a phone, one board fills the screen.
+// on a phone, one board fills the screen. A redraw of the same boards keeps the buttons: the map is
+// drawn again at every live update, and a button replaced between a click's press and its release
+// loses the click.
 function renderBoardButtons(map) {
   const names = [...new Set([...map.querySelectorAll("g[data-board]")].map((n) => n.dataset.board))];
-  $("board-buttons").replaceChildren(...(names.length > 1 ? names : []).map((name) => el("button", {
-    type: "button", class: "small", onclick: () => zoomToBoard(name),
+  const shown = names.length > 1 ? names : [];
+  const buttons = $("board-buttons");
+  const current = [...buttons.children].map((b) => b.dataset.board);
+  if (current.length === shown.length && current.every((name, i) => name === shown[i])) return;
+  buttons.replaceChildren(...shown.map((name) => el("button", {
+    type: "button", class: "small", dataset: { board: name }, onclick: () => zoomToBoard(name),
   }, `Board ${name}`)));
 }
 
