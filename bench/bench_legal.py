@@ -27,9 +27,9 @@ from interboard.games.diplomacy.variants import get_variant
 
 def positions(phases: int, seed: int) -> list[Position]:
     """The movement positions of ``phases`` phases of seeded random play."""
-    board = get_variant("standard").board
+    standard = get_variant("standard")
+    board, position = standard.board, standard.start()
     rng = random.Random(seed)
-    position = get_variant("standard").start()
     out = []
     for _ in range(phases):
         if position.phase.kind is PhaseKind.MOVEMENT:
