@@ -74,6 +74,7 @@ from typing import Any
 
 import aiohttp
 import httpx
+import uvloop
 from prometheus_client.parser import text_string_to_metric_families
 
 from interboard.service.pgcluster import Cluster, find_pg_bin, free_port
@@ -978,7 +979,7 @@ def run_backend(name: str, args: argparse.Namespace, workdir: Path) -> BackendRe
         print(f"  load: {args.games} games, {args.seconds:g} s, {args.workers} workers ...", flush=True)
         with server(load_url, args.sweep, workdir, args.server_workers) as (base, pid):
             pg_watch = load_url if name == "postgresql" else None
-            result = asyncio.run(load(base, args, db_pid, pid, pg_watch))
+            result = uvloop.run(load(base, args, db_pid, pid, pg_watch))
             if args.wrk_seconds and shutil.which("wrk"):
                 print(f"  wrk: seat views, then /healthz, {args.wrk_seconds:g} s each ...", flush=True)
                 result.wrk = wrk_stage(base, pid, result.seat_paths, args, workdir)

@@ -53,9 +53,9 @@ from .http import (
     MAX_BODY,
     GameId,
     LimitBody,
-    SecurityHeaders,
     SessionToken,
     Token,
+    add_security_headers,
     errors,
 )
 from .lane import Lane
@@ -340,9 +340,9 @@ def create_app(
     app.add_middleware(LimitBody)
     app.add_middleware(RateLimit, limiter=limiter)  # before the body is read
     app.add_middleware(Shed, limits=limiter.limits)  # before anything else is done
-    app.add_middleware(SecurityHeaders)  # on every answer, even a 413
-    # Added last, so outermost: every answer counted.
-    app.add_middleware(Observe, metrics=metrics, access=access)
+    # Added last, so outermost: every answer counted, and every one (even a 413) with the request id
+    # and the security headers.
+    app.add_middleware(Observe, metrics=metrics, access=access, answer_headers=add_security_headers)
 
     @app.exception_handler(ServiceError)
     async def refused(_: Request, exc: ServiceError) -> JSONResponse:

@@ -143,6 +143,10 @@ class BodyTooLarge(HTTPException):
         super().__init__(413, ERRORS[413], headers={"Connection": "close"})
 
 
+_BODILESS = frozenset({"GET", "HEAD", "OPTIONS"})
+"""The methods of the routes that never read a body."""
+
+
 class LimitBody:
     """Refuse a request body over ``limit`` bytes: at once by its Content-Length, else (a chunked
     upload) on the chunk that goes over, without reading the rest."""
@@ -155,7 +159,18 @@ class LimitBody:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        length = Headers(scope=scope).get("content-length")
+        length: str | None = None
+        chunked = False
+        for name, value in scope["headers"]:  # names come lowercase (Starlette's Headers assumes so)
+            if name == b"content-length" and length is None:
+                length = bytes(value).decode("latin-1")
+            elif name == b"transfer-encoding":
+                chunked = True
+        if length is None and not chunked and scope["method"] in _BODILESS:
+            # A read without either header has no body (RFC 9112, 6.3), and no read route asks for
+            # one: nothing to count, so no counting wrappers around the request.
+            await self.app(scope, receive, send)
+            return
         if length is not None and (not length.isdigit() or int(length) > self.limit):
             await _too_large(scope, receive, send)
             return
@@ -208,33 +223,27 @@ SECURITY_HEADERS = {
 }
 
 
-class SecurityHeaders:
-    """Every response gets nosniff, DENY framing and no referrer; HTML pages also a CSP that lets
-    them run only their own scripts and styles."""
+RawHeaders = list[tuple[bytes, bytes]]
+"""An answer's headers as the server sends them: (name, value) pairs."""
+ALWAYS_SENT: tuple[tuple[bytes, bytes], ...] = tuple(
+    (name.lower().encode(), value.encode()) for name, value in SECURITY_HEADERS.items()
+)
+PAGE_CSP_SENT, DOCS_CSP_SENT = PAGE_CSP.encode(), DOCS_CSP.encode()
 
-    ALWAYS = tuple((name.lower().encode(), value.encode()) for name, value in SECURITY_HEADERS.items())
-    """The headers every response gets, as the server sends them."""
-    PAGE_CSP_SENT, DOCS_CSP_SENT = PAGE_CSP.encode(), DOCS_CSP.encode()
-    """The HTML pages' policies, likewise."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        csp = self.DOCS_CSP_SENT if scope["path"].startswith("/docs") else self.PAGE_CSP_SENT
-
-        async def add_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                present = {k.lower() for k, _ in headers}
-                headers.extend(header for header in self.ALWAYS if header[0] not in present)
-                content_type = next((v for k, v in headers if k.lower() == b"content-type"), b"")
-                if content_type.lower().startswith(b"text/html"):
-                    headers.append((b"content-security-policy", csp))
-                message = {**message, "headers": headers}
-            await send(message)
-
-        await self.app(scope, receive, add_headers)
+def add_security_headers(path: str, headers: RawHeaders) -> None:
+    """Add nosniff, DENY framing and no referrer to an answer's headers where missing; to an HTML
+    page's also a CSP that lets it run only its own scripts and styles. Added by the outermost
+    middleware (``observe.Observe``) as it adds the request id, rather than by a middleware of its
+    own: a layer a request passes through, and its rewrite of every answer, cost more than the
+    headers (``docs/server.md``, "What a request costs")."""
+    present = set()
+    html = False
+    for name, value in headers:
+        lowered = name.lower()
+        present.add(lowered)
+        html = html or (lowered == b"content-type" and value[:9].lower() == b"text/html")
+    headers.extend(header for header in ALWAYS_SENT if header[0] not in present)
+    if html and b"content-security-policy" not in present:
+        policy = DOCS_CSP_SENT if path.startswith("/docs") else PAGE_CSP_SENT
+        headers.append((b"content-security-policy", policy))

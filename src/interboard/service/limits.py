@@ -209,6 +209,11 @@ class Limiter:
         return rates
 
     # ------------------------------------------------------------------ what the API asks
+    def limits_requests(self) -> bool:
+        """Whether any limit applies to every request (by address, by token, on writes)."""
+        limits = self.limits
+        return limits.address is not None or limits.token is not None or limits.writes is not None
+
     def request_checks(self, address: str, token: str | None, write: bool) -> list[Check]:
         rates = self._rates()
         if not rates:
@@ -262,7 +267,7 @@ class RateLimit:
         self.limiter = limiter
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"] in UNLIMITED_PATHS:
+        if scope["type"] != "http" or scope["path"] in UNLIMITED_PATHS or not self.limiter.limits_requests():
             await self.app(scope, receive, send)
             return
         checks = self.limiter.request_checks(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import itertools
 import json
 import logging
 import os
@@ -26,18 +27,18 @@ import select
 import shutil
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.multiprocess import MultiProcessCollector
-from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.routing import Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 REQUEST_ID_HEADER = "X-Request-ID"
+_REQUEST_ID_NAME = REQUEST_ID_HEADER.lower().encode()
 WELL_FORMED_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 """An incoming request id that is kept: short, and nothing a log line could be forged with."""
 NO_REQUEST = "-"
@@ -292,6 +293,15 @@ class Metrics:
             self.deadline_lag.observe(lag)
 
 
+def _request_id_given(scope: Scope) -> str | None:
+    """The request's ``X-Request-ID``, if it has one (header names come lowercase, as Starlette's
+    ``Headers`` also takes them)."""
+    for name, value in scope["headers"]:
+        if name == _REQUEST_ID_NAME:
+            return bytes(value).decode("latin-1")
+    return None
+
+
 def route_template(scope: Scope, arrived: Scope) -> str:
     """The matched route's path template (``/api/games/{game_id}``), never the raw path: ids would
     make a label value per game. A request no route matched is ``unmatched``. ``scope`` is the
@@ -313,19 +323,32 @@ def route_template(scope: Scope, arrived: Scope) -> str:
 
 class Observe:
     """The outermost middleware: the request id, the request's line (if there is an
-    :class:`AccessLog`) and its metrics."""
+    :class:`AccessLog`) and its metrics. ``answer_headers(path, headers)`` adds what every answer
+    carries besides the request id (the security headers) to a list of them, as the request id is
+    added: one rewrite of each answer's headers rather than one per middleware."""
 
-    def __init__(self, app: ASGIApp, metrics: Metrics, access: AccessLog | None = None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        metrics: Metrics,
+        access: AccessLog | None = None,
+        answer_headers: Callable[[str, list[tuple[bytes, bytes]]], None] | None = None,
+    ) -> None:
         self.app = app
         self.metrics = metrics
         self.access = access
+        self.answer_headers = answer_headers
+        # A new request's id: this process's random prefix and a count, as unique as random ids
+        # across the workers and restarts of one server, without a call for random bytes each.
+        prefix = secrets.token_hex(4)
+        self._new_ids = (f"{prefix}{n:08x}" for n in itertools.count(1))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        given = Headers(scope=scope).get(REQUEST_ID_HEADER, "")
-        rid = given if WELL_FORMED_ID.fullmatch(given) else secrets.token_hex(8)
+        given = _request_id_given(scope)
+        rid = given if given is not None and WELL_FORMED_ID.fullmatch(given) else next(self._new_ids)
         token = request_id.set(rid)
         arrived = dict(scope)
         started = time.perf_counter()
@@ -338,8 +361,10 @@ class Observe:
             if message["type"] == "http.response.start":
                 started_answer = True
                 status = message["status"]
-                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"x-request-id"]
-                headers.append((b"x-request-id", rid.encode()))
+                headers = [(k, v) for k, v in message.get("headers", ()) if k.lower() != _REQUEST_ID_NAME]
+                headers.append((_REQUEST_ID_NAME, rid.encode()))
+                if self.answer_headers is not None:
+                    self.answer_headers(scope["path"], headers)
                 message = {**message, "headers": headers}
             await send(message)
 
