@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
@@ -10,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from pydantic_core import to_json
 from sqlalchemy import Connection, Engine, func, select
 
 from interboard.service.cache import NotKept
@@ -435,3 +437,25 @@ def test_orders_given_while_the_rules_work_out_a_phase_wait_for_nothing_and_are_
     assert given == [{}, {"FRANCE": ["A Par - Bur"]}]
     assert [h["orders"] for h in service.history(gid)] == [{"FRANCE": ["A Par - Bur"]}]
     assert "A BUR" in service.public_view(gid)["position"]["units"]["FRANCE"]
+
+
+def test_a_seat_view_as_json_is_the_view_encoded_whole(store: Engine) -> None:
+    """The seat view the API sends is its public part, encoded once a version, joined to the seat's
+    own part and messages: byte for byte what encoding the whole view gives, for each seat, with
+    orders and messages of its own and others', at each new version."""
+    service = GameService(store)
+    gid, tokens, _ = _game(service, press="full")
+
+    def same_bytes() -> None:
+        for power in POWERS:
+            encoded = service.seat_view_json(gid, tokens[power])
+            assert encoded == to_json(service.seat_view(gid, tokens[power])), power
+
+    same_bytes()
+    service.submit(gid, tokens["FRANCE"], "S1901M", ["A Par - Bur", "F Bre - Mao"])
+    service.send_message(gid, tokens["FRANCE"], ["ENGLAND"], 'a "quoted" \\ word, and ünïcode')
+    service.send_message(gid, tokens["RUSSIA"], None, "to all")
+    same_bytes()
+    france = json.loads(service.seat_view_json(gid, tokens["FRANCE"]))
+    assert france["seat"]["orders"] == ["A Par - Bur", "F Bre - Mao"] and len(france["messages"]) == 2
+    assert len(json.loads(service.seat_view_json(gid, tokens["GERMANY"]))["messages"]) == 1

@@ -447,7 +447,9 @@ def create_app(
 
     @app.get("/api/games/{game_id}/seat", responses=seat, response_model=dict[str, Any])
     async def seat_view(game_id: GameId, token: Token) -> Response:
-        return _json(await quick_read(service.seat_view, game_id, token))
+        return Response(
+            await quick_read(service.seat_view_json, game_id, token), media_type="application/json"
+        )
 
     @app.put("/api/games/{game_id}/orders", responses=seat_body, response_model=list[dict[str, Any]])
     async def orders(game_id: GameId, body: OrdersBody, token: Token) -> Response:
@@ -595,7 +597,7 @@ OVERLOADED: dict[str, Any] = {
 
 
 def _json(content: dict[str, Any] | list[Any]) -> Response:
-    """An answer of plain JSON values (a seat's view, a legal-order tree, the hot writes' reports),
+    """An answer of plain JSON values (a legal-order tree, the hot writes' reports),
     encoded at once: the route still declares its model, but FastAPI would first validate the
     whole of it against that model (``dict[str, Any]``, ...), which cannot fail, then encode it."""
     return Response(to_json(content), media_type="application/json")
