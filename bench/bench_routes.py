@@ -24,7 +24,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from interboard.service.api import create_app, settle_for_serving
 from interboard.service.games import NewGame
@@ -66,6 +66,38 @@ async def call(app: Any, request: dict[str, Any], body: bytes) -> None:
         raise RuntimeError(f"{request['method']} {request['path']}: {sent[0]['status']} {sent[1:]}")
 
 
+Routes = dict[str, tuple[dict[str, Any], bytes]]
+"""Each route's request (an ASGI scope) and body, by name."""
+
+
+def seat_routes(tmp: str, lines: TextIO) -> tuple[Any, Routes]:
+    """The app as ``interboard serve`` makes it, on a SQLite file in ``tmp`` (request lines written
+    to ``lines``, the rate limits off), with one standard game; and the requests of France's seat
+    (and ``/healthz``) in it."""
+    app = create_app(f"sqlite:///{tmp}/routes.sqlite", sweep=None, limits=RateLimits.off(), access_log=lines)
+    service = app.state.service
+    seats = next(v["seats"] for v in service.variants() if v["id"] == "standard")
+    game = service.create(NewGame(variant="standard", press="none", seats={p: p for p in seats}))
+    settle_for_serving()
+    auth = ((b"authorization", f"Bearer {game.seat_tokens['FRANCE']}".encode()),)
+    as_json = ((b"content-type", b"application/json"),)
+    at = f"/api/games/{game.game_id}"
+    phase = service.public_view(game.game_id)["phase"]
+    return app, {
+        "/healthz": (scope("/healthz"), b""),
+        "seat view": (scope(f"{at}/seat", headers=auth), b""),
+        "options": (scope(f"{at}/options", headers=auth), b""),
+        "orders": (
+            scope(f"{at}/orders", "PUT", auth + as_json),
+            b'{"phase": "%s", "orders": ["A Par - Bur", "F Bre - Mao"]}' % phase.encode(),
+        ),
+        "ready": (
+            scope(f"{at}/ready", "PUT", auth + as_json),
+            b'{"phase": "%s", "value": false}' % phase.encode(),
+        ),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--calls", type=int, default=1000, help="calls of a route in a round")
@@ -74,30 +106,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.calls < 1 or args.repeat < 1:
         ap.error("--calls and --repeat are at least 1")
     with tempfile.TemporaryDirectory() as tmp, open(Path(tmp) / "requests.log", "w") as lines:
-        app = create_app(
-            f"sqlite:///{tmp}/routes.sqlite", sweep=None, limits=RateLimits.off(), access_log=lines
-        )
+        app, routes = seat_routes(tmp, lines)
         service = app.state.service
         seats = next(v["seats"] for v in service.variants() if v["id"] == "standard")
-        game = service.create(NewGame(variant="standard", press="none", seats={p: p for p in seats}))
-        settle_for_serving()
-        auth = ((b"authorization", f"Bearer {game.seat_tokens['FRANCE']}".encode()),)
-        as_json = ((b"content-type", b"application/json"),)
-        at = f"/api/games/{game.game_id}"
-        phase = service.public_view(game.game_id)["phase"]
-        routes = {
-            "/healthz": (scope("/healthz"), b""),
-            "seat view": (scope(f"{at}/seat", headers=auth), b""),
-            "options": (scope(f"{at}/options", headers=auth), b""),
-            "orders": (
-                scope(f"{at}/orders", "PUT", auth + as_json),
-                b'{"phase": "%s", "orders": ["A Par - Bur", "F Bre - Mao"]}' % phase.encode(),
-            ),
-            "ready": (
-                scope(f"{at}/ready", "PUT", auth + as_json),
-                b'{"phase": "%s", "value": false}' % phase.encode(),
-            ),
-        }
 
         async def new_trees() -> float:
             """CPU microseconds a tree request takes while the seat's tree is not made yet, as at each

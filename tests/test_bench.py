@@ -37,6 +37,7 @@ SMOKE = {
         "--opponents",
         "turtle",
     ],
+    "bench_instructions.py": ["--calls", "2", "--routes", "seat view"],
     "bench_hexwar.py": ["--positions", "2", "--games", "0", "--repeat", "1", "--bot-games", "1"],
     "bench_odds.py": ["--size", "4", "--error", "0.05"],
     "bench_server.py": [
