@@ -338,17 +338,18 @@ class Observe:
         self.metrics = metrics
         self.access = access
         self.answer_headers = answer_headers
-        # A new request's id: this process's random prefix and a count, as unique as random ids
-        # across the workers and restarts of one server, without a call for random bytes each.
-        prefix = secrets.token_hex(4)
-        self._new_ids = (f"{prefix}{n:08x}" for n in itertools.count(1))
+        # A new request's id: this process's random prefix and a count, without a call for random
+        # bytes each. Unique in the process; two processes share a prefix by a 1 in 2**32 chance.
+        self._id_prefix = secrets.token_hex(4)
+        self._id_count = itertools.count(1)  # its next() is atomic: no generator to run twice at once
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        given = _request_id_given(scope)
-        rid = given if given is not None and WELL_FORMED_ID.fullmatch(given) else next(self._new_ids)
+        rid = _request_id_given(scope)
+        if rid is None or not WELL_FORMED_ID.fullmatch(rid):
+            rid = f"{self._id_prefix}{next(self._id_count):08x}"
         token = request_id.set(rid)
         arrived = dict(scope)
         started = time.perf_counter()
