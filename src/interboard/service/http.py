@@ -10,7 +10,6 @@ from fastapi import Depends, Request
 from fastapi import Path as FastAPIPath
 from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
-from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -57,10 +56,21 @@ GameId = Annotated[str, FastAPIPath(pattern=f"^{GAME_ID}$", description="a game'
 TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]{1,200}=*")
 
 
+def request_header(scope: Scope, name: bytes) -> bytes | None:
+    """The value of the request's first header called ``name`` (lowercase), or ``None``. ASGI
+    servers give header names in lowercase, as Starlette's ``Headers`` also takes them; this reads
+    one header without making a ``Headers`` first, on the routes every request takes."""
+    for key, value in scope["headers"]:
+        if key == name:
+            return bytes(value)
+    return None
+
+
 def bearer(scope: Scope) -> str | None:
     """The ``Authorization: Bearer`` credentials as FastAPI's ``HTTPBearer`` reads them (the first
     such header, the scheme in any case, the rest stripped), not yet checked to be a token."""
-    scheme, _, token = Headers(scope=scope).get("authorization", "").partition(" ")
+    given = request_header(scope, b"authorization")
+    scheme, _, token = (given or b"").decode("latin-1").partition(" ")
     return token.strip() or None if scheme.lower() == "bearer" else None
 
 
@@ -159,13 +169,9 @@ class LimitBody:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        length: str | None = None
-        chunked = False
-        for name, value in scope["headers"]:  # names come lowercase (Starlette's Headers assumes so)
-            if name == b"content-length" and length is None:
-                length = bytes(value).decode("latin-1")
-            elif name == b"transfer-encoding":
-                chunked = True
+        given_length = request_header(scope, b"content-length")
+        length = given_length.decode("latin-1") if given_length is not None else None
+        chunked = request_header(scope, b"transfer-encoding") is not None
         if length is None and not chunked and scope["method"] in _BODILESS:
             # A read without either header has no body (RFC 9112, 6.3), and no read route asks for
             # one: nothing to count, so no counting wrappers around the request.

@@ -28,7 +28,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Match
 from starlette.types import Message, Receive, Scope, Send
 
-from .http import GAME_ID, TOKEN, bearer
+from .http import GAME_ID, TOKEN, bearer, request_header
 
 _JSON = (b"application/json", b"application/json; charset=utf-8")
 
@@ -80,7 +80,7 @@ class Lane(BaseRoute):
             return
         arguments: dict[str, Any] = {"game_id": scope["path_params"]["game_id"], "token": token}
         if model is not None:
-            if _header(scope, b"content-type") not in _JSON:
+            if (request_header(scope, b"content-type") or b"").lower() not in _JSON:
                 await route.handle(scope, receive, send)
                 return
             raw = await _body(receive)
@@ -94,13 +94,6 @@ class Lane(BaseRoute):
         if not isinstance(response, Response):
             raise TypeError(f"the lane's endpoints answer with a Response, not {type(response).__name__}")
         await response(scope, receive, send)
-
-
-def _header(scope: Scope, name: bytes) -> bytes | None:
-    for key, value in scope["headers"]:
-        if key.lower() == name:
-            return bytes(value).lower()
-    return None
 
 
 def _token(scope: Scope) -> str | None:

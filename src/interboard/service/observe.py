@@ -37,6 +37,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .http import request_header
+
 REQUEST_ID_HEADER = "X-Request-ID"
 _REQUEST_ID_NAME = REQUEST_ID_HEADER.lower().encode()
 WELL_FORMED_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
@@ -293,15 +295,6 @@ class Metrics:
             self.deadline_lag.observe(lag)
 
 
-def _request_id_given(scope: Scope) -> str | None:
-    """The request's ``X-Request-ID``, if it has one (header names come lowercase, as Starlette's
-    ``Headers`` also takes them)."""
-    for name, value in scope["headers"]:
-        if name == _REQUEST_ID_NAME:
-            return bytes(value).decode("latin-1")
-    return None
-
-
 def route_template(scope: Scope, arrived: Scope) -> str:
     """The matched route's path template (``/api/games/{game_id}``), never the raw path: ids would
     make a label value per game. A request no route matched is ``unmatched``. ``scope`` is the
@@ -347,8 +340,9 @@ class Observe:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        rid = _request_id_given(scope)
-        if rid is None or not WELL_FORMED_ID.fullmatch(rid):
+        given = request_header(scope, _REQUEST_ID_NAME)
+        rid = given.decode("latin-1") if given is not None else ""
+        if not WELL_FORMED_ID.fullmatch(rid):
             rid = f"{self._id_prefix}{next(self._id_count):08x}"
         token = request_id.set(rid)
         arrived = dict(scope)
