@@ -3,6 +3,7 @@ breaks one fails here. The figures themselves are taken by hand (no timing is as
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -62,6 +63,12 @@ SMOKE = {
 }
 """Each script with the arguments of its smallest run."""
 
+REPORTED = {
+    # The seats' client played whole rounds (views, trees, orders, Readies) with nothing refused.
+    "bench_server.py": [r"^requests\s+[1-9]", r"^phases processed\s+[1-9]", r"^refused / failed\s+none$"],
+}
+"""Lines a script's smallest run must print (regular expressions, each matching a line)."""
+
 
 def test_every_benchmark_has_a_smoke_run() -> None:
     assert sorted(p.name for p in BENCH.glob("*.py")) == sorted(SMOKE)
@@ -79,3 +86,5 @@ def test_benchmark_runs_at_its_smallest_size(script: str, tmp_path: Path) -> Non
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
     assert done.stdout.strip(), "a benchmark prints its figures"
+    for line in REPORTED.get(script, []):
+        assert re.search(line, done.stdout, re.MULTILINE), f"no line {line!r} in:\n{done.stdout[-3000:]}"
