@@ -411,7 +411,8 @@ class SeatLoad:
         self.in_flight: dict[Any, tuple[Seat, float, io.BytesIO]] = {}
 
     def run(self, seats: list[Seat], deadline: float) -> None:
-        """Play the seats until ``deadline`` (then wait up to :data:`GRACE_S` for the answers due)."""
+        """Play the seats until ``deadline`` (then wait up to :data:`GRACE_S` for the answers due);
+        once: the handles and their connections are closed at the end."""
         now = time.perf_counter()
         for seat in seats:
             self._later(seat, now)
@@ -432,7 +433,11 @@ class SeatLoad:
                     time.sleep(pause)  # nothing to wait on but the clock
         for handle in list(self.in_flight):  # past the grace: not answered in time
             self.multi.remove_handle(handle)
+            self.free.append(handle)
             self.result.statuses[(self.in_flight.pop(handle)[0].kind, "exception timeout")] += 1
+        for handle in self.free:
+            handle.close()
+        self.multi.close()  # its connections with it
 
     def _later(self, seat: Seat, when: float) -> None:
         self.order += 1
