@@ -390,8 +390,8 @@ class Seat:
 
 class SeatLoad:
     """The seats' requests, sent through libcurl's multi interface (pycurl): at most ``workers`` at
-    once, on kept connections. libcurl does the HTTP in C: this client needed 73 µs of CPU a
-    ``/healthz`` request where aiohttp on uvloop needed 270 (one run each, 16 in flight, scratch),
+    once, on kept connections. libcurl does the HTTP in C: this client needed 71-76 µs of CPU a
+    ``/healthz`` request where aiohttp on uvloop needed 267-276 (two runs each, 16 in flight),
     and in the load it used 26 % of a core where aiohttp used 45 %. On a two-CPU machine the client
     shares the CPUs with the server it measures, so the less it takes, the less it skews the server's
     figures. Each request's latency is timed from when it is handed to libcurl (a free worker) to
