@@ -1,7 +1,7 @@
 """Hand-run load benchmark of the game server over HTTP: SQLite and PostgreSQL side by side.
 
 Needs the server and test extras (``pip install -e '.[test]'``: FastAPI, uvicorn, SQLAlchemy,
-psycopg, aiohttp, pycurl). Run from the repository root::
+psycopg, httpx, pycurl). Run from the repository root::
 
     python bench/bench_server.py --games 10 --seconds 20
 
@@ -49,7 +49,6 @@ stopped and the temporary files removed at the end, also on Ctrl-C.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import cProfile
 import functools
@@ -74,7 +73,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import aiohttp
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -385,7 +383,6 @@ class Seat:
     kind: str = "view"
     phase: str = ""
     body: bytes = b""
-    done: bool = False
 
 
 class SeatLoad:
@@ -505,8 +502,7 @@ class SeatLoad:
             if data["status"] != "active" or (
                 args.phases and data["phase_index"] - seat.game.start_index >= args.phases
             ):
-                seat.done = True
-                return
+                return  # this seat is done
             if seat.name not in data["acting"] or data["seat"]["ready"]:
                 self._later(seat, now + args.poll * seat.rng.uniform(0.5, 1.5))
                 return
@@ -600,23 +596,20 @@ class PgActivity(threading.Thread):
         return {k: self.counts[k] / max(self.samples, 1) for k in keys}
 
 
-async def serial_views(
-    http: aiohttp.ClientSession, game: GameRun, server_pid: int, n: int
-) -> tuple[float, float]:
+def serial_views(http: httpx.Client, game: GameRun, server_pid: int, n: int) -> tuple[float, float]:
     """(Server CPU per seat view with one request in flight, less the idle server's CPU; the idle
     server's CPU per second.)"""
     token = next(iter(game.tokens.values()))
     headers = {"Authorization": f"Bearer {token}"}
     cpu0, t0 = tree_cpu_seconds(server_pid), time.perf_counter()
-    await asyncio.sleep(1.0)
+    time.sleep(1.0)
     idle = (tree_cpu_seconds(server_pid) - cpu0) / (time.perf_counter() - t0)
     cpu0, t0 = tree_cpu_seconds(server_pid), time.perf_counter()
     done = 0
     for _ in range(n):
         if time.perf_counter() - t0 > 10.0:
             break
-        async with http.get(f"/api/games/{game.game_id}/seat", headers=headers) as r:
-            r.raise_for_status()
+        http.get(f"/api/games/{game.game_id}/seat", headers=headers).raise_for_status()
         done += 1
     busy = tree_cpu_seconds(server_pid) - cpu0 - idle * (time.perf_counter() - t0)
     return busy / max(done, 1), idle
@@ -626,12 +619,12 @@ APP_TIME = "interboard_http_request_duration_seconds"
 SEAT_ROUTES = {f"/api/games/{{game_id}}/{name}" for name in ("seat", "options", "orders", "ready")}
 
 
-async def app_time(http: aiohttp.ClientSession) -> tuple[float, float]:
+def app_time(http: httpx.Client) -> tuple[float, float]:
     """(Seconds the server has spent in the app on the seats' routes, their number) so far, from its
     ``/metrics``, where every worker counts for all (``docs/server.md``)."""
-    async with http.get("/metrics") as r:
-        r.raise_for_status()
-        text = await r.text()
+    answer = http.get("/metrics")
+    answer.raise_for_status()
+    text = answer.text
     totals = {f"{APP_TIME}_sum": 0.0, f"{APP_TIME}_count": 0.0}
     for family in text_string_to_metric_families(text):
         for sample in family.samples:
@@ -640,35 +633,33 @@ async def app_time(http: aiohttp.ClientSession) -> tuple[float, float]:
     return totals[f"{APP_TIME}_sum"], totals[f"{APP_TIME}_count"]
 
 
-async def load(
+def load(
     base: str,
     args: argparse.Namespace,
     db_pid: Callable[[], int | None],
     server_pid: int,
     pg_url: str | None,
 ) -> LoadResult:
-    connector = aiohttp.TCPConnector(limit=args.workers)
-    timeout = aiohttp.ClientTimeout(total=REQUEST_TIMEOUT_S)
-    async with aiohttp.ClientSession(base, connector=connector, timeout=timeout) as http:
+    with httpx.Client(base_url=base, timeout=REQUEST_TIMEOUT_S) as http:
 
-        async def get_json(path: str) -> Any:
-            async with http.get(path) as r:
-                r.raise_for_status()
-                return await r.json()
+        def get_json(path: str) -> Any:
+            answer = http.get(path)
+            answer.raise_for_status()
+            return answer.json()
 
-        seats = next(v["seats"] for v in await get_json("/api/variants") if v["id"] == "standard")
+        seats = next(v["seats"] for v in get_json("/api/variants") if v["id"] == "standard")
         games = []
         for i in range(args.games):
-            async with http.post(
+            answer = http.post(
                 "/api/games",
                 json={"variant": "standard", "title": f"bench {i}", "press": "none",
                       "seats": {p: f"bench {p.title()}" for p in seats}},
-            ) as r:  # fmt: skip
-                r.raise_for_status()
-                created = await r.json()
+            )  # fmt: skip
+            answer.raise_for_status()
+            created = answer.json()
             games.append(GameRun(created["game_id"], created["seat_tokens"]))
         for g in games:
-            view = await get_json(f"/api/games/{g.game_id}")
+            view = get_json(f"/api/games/{g.game_id}")
             if view["status"] != "active":
                 raise RuntimeError(f"game {g.game_id} is {view['status']}, not active")
             g.start_index = view["phase_index"]
@@ -689,12 +680,12 @@ async def load(
         threads = ThreadStates(server_pid, 0.05, args.seconds + GRACE_S)
         threads.start()
         busy0, all0 = machine_cpu()
-        app0 = await app_time(http)
+        app0 = app_time(http)
         with SpeedProbe() as probe:
             t0 = time.perf_counter()
             deadline = t0 + args.seconds
             seats_played = [Seat(g, p, random.Random(rng.random())) for g in games for p in seats]
-            await asyncio.to_thread(seat_load.run, seats_played, deadline)
+            seat_load.run(seats_played, deadline)
             result.elapsed = time.perf_counter() - t0
             result.speed = probe.stop()
         cpu1, system1 = tree_cpu_split(server_pid)
@@ -713,16 +704,16 @@ async def load(
             if watch.error:
                 result.examples[("pg_stat_activity", "error")] = watch.error
         for g in games:
-            view = await get_json(f"/api/games/{g.game_id}")
+            view = get_json(f"/api/games/{g.game_id}")
             g.end_index = view["phase_index"]
             result.finished_games += view["status"] == "finished"
         result.phases = sum(g.end_index - g.start_index for g in games)
         result.phases_by_ready = sum(g.by_ready for g in games)
-        app1 = await app_time(http)
+        app1 = app_time(http)
         if app1[1] > app0[1]:
             result.in_app = (app1[0] - app0[0]) / (app1[1] - app0[1])
-        with contextlib.suppress(aiohttp.ClientError):
-            result.serial_view_cpu, result.idle_cpu = await serial_views(http, games[0], server_pid, 200)
+        with contextlib.suppress(httpx.HTTPError):
+            result.serial_view_cpu, result.idle_cpu = serial_views(http, games[0], server_pid, 200)
         return result
 
 
@@ -1052,7 +1043,7 @@ def run_backend(name: str, args: argparse.Namespace, workdir: Path) -> BackendRe
         print(f"  load: {args.games} games, {args.seconds:g} s, {args.workers} workers ...", flush=True)
         with server(load_url, args.sweep, workdir, args.server_workers) as (base, pid):
             pg_watch = load_url if name == "postgresql" else None
-            result = asyncio.run(load(base, args, db_pid, pid, pg_watch))
+            result = load(base, args, db_pid, pid, pg_watch)
             if args.wrk_seconds and shutil.which("wrk"):
                 print(f"  wrk: seat views, then /healthz, {args.wrk_seconds:g} s each ...", flush=True)
                 result.wrk = wrk_stage(base, pid, result.seat_paths, args, workdir)
