@@ -15,9 +15,9 @@ For each database (``--only`` one of them):
    as it is). Once each server process listens (each has a socket of its own), ``--games`` standard
    games are created with every seat assigned. Then every seat (:class:`SeatLoad`: libcurl's multi
    interface, at most ``--workers`` requests in flight) repeats, until ``--seconds`` have passed or
-   its game has played ``--phases`` phases: GET its seat view; if it must act and is not ready yet, GET its
-   legal-order tree (``/options``), PUT one random legal order per unit (per build or removal due)
-   for the current phase, and PUT ready; otherwise it waits ``--poll`` seconds and looks again. The
+   its game has played ``--phases`` phases: GET its seat view; if it must act and is not ready yet,
+   GET its legal-order tree (``/options``), PUT one random legal order per unit (per build or
+   removal due) for the current phase, and PUT ready; otherwise it waits ``--poll`` seconds and looks again. The
    last seat to get ready has the phase processed (the server's scheduler catches any that a race
    missed). Measured: requests per second, p50 / p99 latency overall and per endpoint kind, phases
    processed per second, the mean latency beside the mean time the server spent in the app on
@@ -453,6 +453,7 @@ class SeatLoad:
             handle.setopt(pycurl.POSTFIELDS, seat.body)
         handle.setopt(pycurl.HTTPHEADER, headers)
         handle.setopt(pycurl.TIMEOUT_MS, int(REQUEST_TIMEOUT_S * 1000))
+        handle.setopt(pycurl.NOSIGNAL, 1)  # no SIGALRM for its timeouts: this process has threads
         buffer = io.BytesIO()
         handle.setopt(pycurl.WRITEDATA, buffer)
         self.in_flight[handle] = (seat, time.perf_counter(), buffer)
