@@ -10,28 +10,28 @@ For each database (``--only`` one of them):
 1. *load*: ``interboard serve`` is started as a subprocess on 127.0.0.1 and a free port, over a
    fresh SQLite file in a temporary directory, or over a fresh database of a throwaway PostgreSQL
    cluster started here (the Debian binaries, as the ``postgres`` user when run as root, the same
-   way as ``tests/conftest.py``; speed-over-durability settings: ``fsync = off``), or of the
-   server at ``--pg-url`` (a user that may create databases; else the database of the URL is used
-   as it is). Once each server process listens (each has a socket of its own), ``--games`` standard
-   games are created with every seat assigned. Then every seat (:class:`SeatLoad`: libcurl's multi
+   way as ``tests/conftest.py``; speed-over-durability settings: ``fsync = off``), or of the server
+   at ``--pg-url`` (a user that may create databases; else the database of the URL is used as it
+   is). Once each server process listens (each has a socket of its own), ``--games`` standard games
+   are created with every seat assigned. Then every seat (:class:`SeatLoad`: libcurl's multi
    interface, at most ``--workers`` requests in flight) repeats, until ``--seconds`` have passed or
    its game has played ``--phases`` phases: GET its seat view; if it must act and is not ready yet,
    GET its legal-order tree (``/options``), PUT one random legal order per unit (per build or
-   removal due) for the current phase, and PUT ready; otherwise it waits ``--poll`` seconds and looks again. The
-   last seat to get ready has the phase processed (the server's scheduler catches any that a race
-   missed). Measured: requests per second, p50 / p99 latency overall and per endpoint kind, phases
-   processed per second, the mean latency beside the mean time the server spent in the app on
-   those requests (its own ``/metrics``: the rest is queueing, the kernel and this client), the
-   status of every refused request (there should be no 5xx), the CPU used by the server's
-   processes, by the PostgreSQL processes (throwaway cluster only), by this client and by the
-   whole machine (other processes share the CPUs), where the server's threads are
-   (sampled from /proc: on a CPU, in a futex, sleeping in SQLite's busy back-off, in fsync, waiting
-   on a socket), and on PostgreSQL what its backends are doing (pg_stat_activity: running, waiting
-   on a lock, idle in a transaction). Beside the load, a probe times a fixed pure-Python loop once a
-   second (:class:`SpeedProbe`): this virtual machine's speed moves within seconds (a run's mean
-   sample 1.3-1.6 times its fastest), and the server's CPU a request with it; the report gives the
-   probe's mean and fastest sample, and the server's CPU a request scaled to the fastest (an
-   estimate). Then the server's CPU for lone seat views, one request in flight.
+   removal due) for the current phase, and PUT ready; otherwise it waits ``--poll`` seconds and
+   looks again. The last seat to get ready has the phase processed (the server's scheduler catches
+   any that a race missed). Measured: requests per second, p50 / p99 latency overall and per
+   endpoint kind, phases processed per second, the mean latency beside the mean time the server
+   spent in the app on those requests (its own ``/metrics``: the rest is queueing, the kernel and
+   this client), the status of every refused request (there should be no 5xx), the CPU used by the
+   server's processes, by the PostgreSQL processes (throwaway cluster only), by this client and by
+   the whole machine (other processes share the CPUs), where the server's threads are (sampled from
+   /proc: on a CPU, in a futex, sleeping in SQLite's busy back-off, in fsync, waiting on a socket),
+   and on PostgreSQL what its backends are doing (pg_stat_activity: running, waiting on a lock, idle
+   in a transaction). Beside the load, a probe times a fixed pure-Python loop once a second
+   (:class:`SpeedProbe`): this virtual machine's speed moves within seconds (a run's mean sample
+   1.3-1.6 times its fastest), and the server's CPU a request with it; the report gives the probe's
+   mean and fastest sample, and the server's CPU a request scaled to the fastest (an estimate). Then
+   the server's CPU for lone seat views, one request in flight.
 2. *profile*: the same workload is driven in-process, one thread, straight through
    :class:`~interboard.service.games.GameService` (no HTTP), on another fresh database, for
    ``--profile-seconds``: two thirds timed, one third under cProfile. Timed: wall and CPU time of
