@@ -387,11 +387,10 @@ class Seat:
 
 class SeatLoad:
     """The seats' requests, sent through libcurl's multi interface (pycurl): at most ``workers`` at
-    once, on kept connections. libcurl does the HTTP in C: this client needed 71-76 µs of CPU a
-    ``/healthz`` request where aiohttp on uvloop needed 267-276 (two runs each, 16 in flight),
-    and in the load it used 26 % of a core where aiohttp used 45 %. On a two-CPU machine the client
-    shares the CPUs with the server it measures, so the less it takes, the less it skews the server's
-    figures. Each request's latency is timed from when it is handed to libcurl (a free worker) to
+    once, on kept connections. libcurl does the HTTP in C: in the load this client uses about a
+    quarter of a core where aiohttp used 45 % (the report's "client CPU"). On a two-CPU machine
+    the client shares the CPUs with the server it measures, so the less it takes, the less it skews
+    the server's figures. Each request's latency is timed from when it is handed to libcurl (a free worker) to
     when its answer is read."""
 
     def __init__(self, base: str, workers: int, result: LoadResult, args: argparse.Namespace) -> None:
