@@ -23,8 +23,11 @@ For each database (``--only`` one of them):
    endpoint kind, phases processed per second, the mean latency beside the mean time the server
    spent in the app on those requests (its own ``/metrics``: the rest is queueing, the kernel and
    this client), the status of every refused request (there should be no 5xx), the CPU used by the
-   server's processes, by the PostgreSQL processes (throwaway cluster only), by this client and by
-   the whole machine (other processes share the CPUs), where the server's threads are (sampled from
+   server's processes (and of it, by the server's own ``/metrics``, its game service's for each part
+   of the seats' requests: views, trees, orders, Readies, the processing they lead to; the rest is
+   the HTTP server's, the framework's and the kernel's), by the PostgreSQL processes (throwaway
+   cluster only), by this client and by the whole machine (other processes share the CPUs), where
+   the server's threads are (sampled from
    /proc: on a CPU, in a futex, sleeping in SQLite's busy back-off, in fsync, waiting on a socket),
    and on PostgreSQL what its backends are doing (pg_stat_activity: running, waiting on a lock, idle
    in a transaction). Beside the load, a probe times a fixed pure-Python loop once a second
@@ -367,6 +370,10 @@ class LoadResult:
     """Mean seconds the seats' requests spent in the app (the server's own ``/metrics``, all its
     workers), against the client's mean latency: the rest is queued for a turn of an event loop,
     in the kernel, or in the client."""
+    service_cpu: dict[str, float] = field(default_factory=dict)
+    """CPU seconds the server's game service spent on the seats' requests during the run, by part
+    (its own ``/metrics``, all its workers): the rest of the server's CPU is the HTTP server's, the
+    framework's and the kernel's."""
 
     @property
     def requests(self) -> int:
@@ -633,6 +640,24 @@ def app_time(http: httpx.Client) -> tuple[float, float]:
     return totals[f"{APP_TIME}_sum"], totals[f"{APP_TIME}_count"]
 
 
+SERVICE_CPU = "interboard_service_cpu_seconds_total"
+SERVICE_PARTS = ("view", "tree", "orders", "ready", "process")
+"""The parts of the seats' requests the server counts the service's CPU of, as its metrics name them."""
+
+
+def service_cpu(http: httpx.Client) -> dict[str, float]:
+    """CPU seconds the server's game service has spent so far on each part of the seats' requests,
+    from its ``/metrics`` (all workers)."""
+    answer = http.get("/metrics")
+    answer.raise_for_status()
+    spent = dict.fromkeys(SERVICE_PARTS, 0.0)
+    for family in text_string_to_metric_families(answer.text):
+        for sample in family.samples:
+            if sample.name == SERVICE_CPU and sample.labels.get("part") in spent:
+                spent[sample.labels["part"]] += sample.value
+    return spent
+
+
 def load(
     base: str,
     args: argparse.Namespace,
@@ -680,7 +705,7 @@ def load(
         threads = ThreadStates(server_pid, 0.05, args.seconds + GRACE_S)
         threads.start()
         busy0, all0 = machine_cpu()
-        app0 = app_time(http)
+        app0, spent0 = app_time(http), service_cpu(http)
         with SpeedProbe() as probe:
             t0 = time.perf_counter()
             deadline = t0 + args.seconds
@@ -709,7 +734,8 @@ def load(
             result.finished_games += view["status"] == "finished"
         result.phases = sum(g.end_index - g.start_index for g in games)
         result.phases_by_ready = sum(g.by_ready for g in games)
-        app1 = app_time(http)
+        app1, spent1 = app_time(http), service_cpu(http)
+        result.service_cpu = {part: spent1[part] - spent0[part] for part in SERVICE_PARTS}
         if app1[1] > app0[1]:
             result.in_app = (app1[0] - app0[0]) / (app1[1] - app0[1])
         with contextlib.suppress(httpx.HTTPError):
@@ -1108,7 +1134,7 @@ def limit_line(r: BackendResult) -> str:
     per_req = request_cpu(L) * 1e3
     n_calls = max(sum(len(v) for v in P.calls.values()), 1)
     stmts, txs = P.statements / n_calls, P.transactions / n_calls
-    service = service_cpu_for_load(r) / max(L.requests, 1) * 1e3
+    service = sum(L.service_cpu.values()) / max(L.requests, 1) * 1e3
     if L.machine_busy >= 0.9:
         bound = (
             f"CPU: the machine's {ncpu} CPUs are {L.machine_busy:.0%} busy (server {cpu:.0%} of a core, "
@@ -1142,6 +1168,11 @@ def limit_line(r: BackendResult) -> str:
         + (f"; threads on average {', '.join(waits)}" if waits else "")
         + "."
     )
+
+
+def per_request(L: LoadResult, seconds: float) -> str:
+    """``seconds`` of the server's CPU spread over the load's requests, in ms."""
+    return f"{seconds / max(L.requests, 1) * 1e3:.2f} ms"
 
 
 def speed(r: BackendResult) -> str:
@@ -1214,7 +1245,13 @@ def report(results: list[BackendResult], args: argparse.Namespace) -> None:
         lambda r: f"{r.load.server_system_cpu / max(r.load.requests, 1) * 1e3:.2f} ms",
     )
     row(
-        "  of it, service calls",
+        "  of it, the service's (its /metrics)",
+        lambda r: per_request(r.load, sum(r.load.service_cpu.values())),
+    )
+    for part in SERVICE_PARTS:
+        row(f"    {part}", functools.partial(lambda r, p: per_request(r.load, r.load.service_cpu[p]), p=part))
+    row(
+        "  the same calls in the in-process pass",
         lambda r: f"{service_cpu_for_load(r) / max(r.load.requests, 1) * 1e3:.2f} ms",
     )
     row(

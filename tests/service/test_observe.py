@@ -193,6 +193,41 @@ def test_metrics_count_processed_phases_and_their_deadline_lag(client: TestClien
     assert 3599 < lag < 3700
 
 
+def test_metrics_count_the_service_cpu_of_the_seats_requests_by_part(client: TestClient) -> None:
+    """Each of a seat's calls counts its CPU under its own part; the processing a Ready leads to
+    counts under ``process``; a route outside the seats' counts nowhere."""
+    created = client.post("/api/games", json={"seats": {p: p for p in POWERS}}).json()
+    at, tokens = f"/api/games/{created['game_id']}", created["seat_tokens"]
+    cpu = "interboard_service_cpu_seconds_total"
+    parts = ("view", "tree", "orders", "ready", "process")
+
+    def spent() -> dict[str, float]:
+        return {part: metric(client, cpu, part=part) for part in parts}
+
+    assert spent() == dict.fromkeys(parts, 0.0)
+    assert client.get("/healthz").status_code == 200 and client.get(f"{at}/history").status_code == 200
+    assert spent() == dict.fromkeys(parts, 0.0)
+    phase = client.get(at).json()["phase"]
+    no_orders = {"phase": phase, "orders": []}
+    steps = [
+        ("view", lambda auth: client.get(f"{at}/seat", headers=auth)),
+        ("tree", lambda auth: client.get(f"{at}/options", headers=auth)),
+        ("orders", lambda auth: client.put(f"{at}/orders", headers=auth, json=no_orders)),
+    ]
+    for part, step in steps:
+        before = spent()
+        assert step({"Authorization": f"Bearer {tokens['FRANCE']}"}).status_code == 200
+        after = spent()
+        assert after[part] > before[part]
+        assert {p: v for p, v in after.items() if p != part} == {p: v for p, v in before.items() if p != part}
+    for seat in POWERS:
+        auth = {"Authorization": f"Bearer {tokens[seat]}"}
+        answer = client.put(f"{at}/ready", headers=auth, json={"phase": phase, "value": True})
+        assert answer.status_code == 200
+    assert answer.json()["processed"] is True  # the last Ready processed the phase
+    assert spent()["ready"] > 0 and spent()["process"] > 0
+
+
 def test_a_json_line_says_when_in_utc_to_the_millisecond() -> None:
     """The formatter keeps the text of the last whole second: lines within it and after it are
     each stamped with their own time."""

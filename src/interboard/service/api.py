@@ -16,6 +16,7 @@ import json
 import logging
 import os
 import sys
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal, TextIO, TypeVar
@@ -240,14 +241,30 @@ def create_app(
 
     placement = Placement()
 
-    async def quick_read(read: Callable[..., T], game_id: str, *args: Any) -> T:
+    def counted(part: str, work: Callable[..., T]) -> Callable[..., T]:
+        """``work``, the CPU its thread spends in it counted as ``part`` of the seats' requests
+        (``interboard_service_cpu_seconds_total``): on whichever thread it runs, the loop's or a
+        worker's, and each time it runs (a read tried again, a write that gave way)."""
+
+        def run(*args: Any) -> T:
+            started = time.thread_time()
+            try:
+                return work(*args)
+            finally:
+                metrics.spent(part, time.thread_time() - started)
+
+        return run
+
+    async def quick_read(part: str, read: Callable[..., T], game_id: str, *args: Any) -> T:
         """A view's answer: on the event loop if the database is quick to read (a local file) and the
         rules have nothing to work out (what they say of the phase is kept), else with the rules'
         work placed by :class:`Placement` (on the loop if the game's has been quick, else in a worker
         thread); on another database, in a worker thread (a thread hop costs less than a wait on it).
         While the game's rules work has been quick, the read runs once, its rules work and all, on
         the loop, and is timed as the game's rules work: reading first without the rules would read
-        twice whenever something is missing, and a seat's tree is missing at every phase."""
+        twice whenever something is missing, and a seat's tree is missing at every phase. Its CPU is
+        counted as ``part`` (:func:`counted`)."""
+        read = counted(part, read)
         if not service.local_file:
             return await run_in_threadpool(read, game_id, *args)
         rules = ("rules", game_id)
@@ -259,14 +276,17 @@ def create_app(
             except NotKept as missing:
                 if missing.make is None:
                     break  # its making needs the read itself
-                await placement.run(rules, missing.make)  # only the rules' work, then read again
+                # only the rules' work, then read again
+                await placement.run(rules, counted(part, missing.make))
         return await placement.run(rules, lambda: read(game_id, *args))
 
-    async def at_once(write: Callable[..., T | None], *args: Any) -> T | None:
+    async def at_once(part: str, write: Callable[..., T | None], *args: Any) -> T | None:
         """``write(*args)`` on the event loop, tried again while a lock is held (:class:`WouldWait`):
         a worker thread would wait for the lock just as long, and its every call into SQLite would
         then wait for the event loop to let go of the interpreter. ``None``: the write needs a
-        worker thread (the rules must describe the phase first, or the lock stayed held)."""
+        worker thread (the rules must describe the phase first, or the lock stayed held). Its CPU is
+        counted as ``part``."""
+        write = counted(part, write)
         delay, waited = 0.0005, 0.0
         while True:
             try:
@@ -283,14 +303,15 @@ def create_app(
         game's processing, and the event loop claims the game with it (:meth:`GameService.claim`).
         Whether this call processed it."""
         index: int | None = None
+        work_out = counted("process", service.work_out)
         for _ in range(SEAT_WRITE_ATTEMPTS):
-            outcome = await placement.run(("process", game_id), lambda: service.work_out(game_id))
+            outcome = await placement.run(("process", game_id), lambda: work_out(game_id))
             if outcome is None or (index is not None and outcome.index != index):
                 return False  # not due, or another processor moved the game on
             index = outcome.index
-            claimed = await at_once(service.claim, outcome, True)
+            claimed = await at_once("process", service.claim, outcome, True)
             if claimed is None:
-                claimed = await run_in_threadpool(service.claim, outcome)
+                claimed = await run_in_threadpool(counted("process", service.claim), outcome)
             if claimed:
                 return True
         return False
@@ -428,7 +449,7 @@ def create_app(
 
     @app.get("/api/games/{game_id}", responses=errors(404, 422))
     async def public(game_id: GameId) -> dict[str, Any]:
-        return await quick_read(service.public_view, game_id)
+        return await quick_read("public view", service.public_view, game_id)
 
     @app.post(
         "/api/games/{game_id}/join",
@@ -448,30 +469,33 @@ def create_app(
     @app.get("/api/games/{game_id}/seat", responses=seat, response_model=dict[str, Any])
     async def seat_view(game_id: GameId, token: Token) -> Response:
         return Response(
-            await quick_read(service.seat_view_json, game_id, token), media_type="application/json"
+            await quick_read("view", service.seat_view_json, game_id, token), media_type="application/json"
         )
 
     @app.put("/api/games/{game_id}/orders", responses=seat_body, response_model=list[dict[str, Any]])
     async def orders(game_id: GameId, body: OrdersBody, token: Token) -> Response:
         """422 also when the rules refuse an order: ``details`` then says what is wrong with each."""
         if service.local_file:
-            report = await at_once(service.submit_at_once, game_id, token, body.phase, body.orders)
+            report = await at_once("orders", service.submit_at_once, game_id, token, body.phase, body.orders)
             if report is not None:
                 return _json(report)
-        return _json(await run_in_threadpool(service.submit, game_id, token, body.phase, body.orders))
+        submit = counted("orders", service.submit)
+        return _json(await run_in_threadpool(submit, game_id, token, body.phase, body.orders))
 
     @app.get("/api/games/{game_id}/options", responses=seat, response_model=dict[str, Any])
     async def options(game_id: GameId, token: Token) -> Response:
-        return _json(await quick_read(service.options, game_id, token))
+        return _json(await quick_read("tree", service.options, game_id, token))
 
     @app.put("/api/games/{game_id}/ready", responses=seat_body, response_model=dict[str, bool])
     async def ready(game_id: GameId, body: PhaseFlagBody, token: Token) -> Response:
         if service.local_file:
-            due = await at_once(service.set_ready_at_once, game_id, token, body.phase, body.value)
+            due = await at_once("ready", service.set_ready_at_once, game_id, token, body.phase, body.value)
             if due is not None:
                 processed = due and await process_at_once(game_id)
                 return _json({"ready": body.value, "processed": processed})
-        processed = await run_in_threadpool(service.ready, game_id, token, body.phase, body.value)
+        # Marking ready and the processing it may lead to, in one call: counted as the Ready's.
+        ready_and_process = counted("ready", service.ready)
+        processed = await run_in_threadpool(ready_and_process, game_id, token, body.phase, body.value)
         return _json({"ready": body.value, "processed": processed})
 
     # The seats' calls all game long, answered without FastAPI's per-request dependency solving.

@@ -259,6 +259,14 @@ class Metrics:
             registry=self.registry,
         )
         self._answers: dict[tuple[str, str, int], tuple[Counter, Histogram]] = {}
+        self.service_cpu = Counter(
+            "interboard_service_cpu_seconds",
+            "CPU seconds of the game service's work for the seats' routes, by part (the rest of the"
+            " server's CPU is the HTTP server's, the framework's and the kernel's)",
+            ["part"],
+            registry=self.registry,
+        )
+        self._parts: dict[str, Counter] = {}
         self.deadline_lag = Histogram(
             "interboard_phase_deadline_lag_seconds",
             "How late past its deadline a phase was processed (phases processed by their deadline)",
@@ -278,6 +286,13 @@ class Metrics:
             )
         children[0].inc()
         children[1].observe(seconds)
+
+    def spent(self, part: str, seconds: float) -> None:
+        """The service spent ``seconds`` of a thread's CPU on ``part`` of a seat's request."""
+        child = self._parts.get(part)
+        if child is None:
+            child = self._parts[part] = self.service_cpu.labels(part=part)
+        child.inc(seconds)
 
     def exposition(self) -> bytes:
         """The metrics in Prometheus's text format: this app's, or all the workers' summed."""
