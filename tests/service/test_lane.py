@@ -1,8 +1,10 @@
 """The quick lane for the seats' hot routes (``service/lane.py``) answers exactly as FastAPI would.
 
-Each case sends one request twice, to two games played alike: once through the lane, once with the
-lane taken out of the router (FastAPI's own route). The answers must be the same, status and body,
-and the case says whether the lane answers it itself or hands it to the FastAPI route.
+Each case sends one request three times, to three games played alike: through the lane as the app
+takes it at the door (``api.InterboardAPI``, inside the app's middlewares and exception handlers but
+none of FastAPI's layers), through the lane as the first route of FastAPI's router, and with the
+lane taken out (FastAPI's own route). The answers must be the same, status and body, and the case
+says whether the lane answers it itself or hands it to the FastAPI route.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ class Case:
     """Sent without a Content-Length, in chunks (the body's limit is then counted as it comes)."""
 
 
+COUNT = "interboard_http_requests_total{"
 ORDERS = {"phase": "S1901M", "orders": ["A Par - Bur", "F Bre - Mao"]}
 CASES = {
     "a seat's view": Case("GET", "seat"),
@@ -110,7 +113,7 @@ def test_the_lane_answers_as_fastapi_would(
     app: Any = client.app
     routes = app.router.routes
     (lane,) = [route for route in routes if isinstance(route, Lane)]
-    assert routes[0] is lane  # before any route that could match
+    assert routes[0] is lane and app.lane is lane  # before any route that could match
     handled: list[str] = []
     for route in routes:
         if isinstance(route, APIRoute) and route.path.startswith("/api/games/{game_id}/"):
@@ -120,14 +123,27 @@ def test_the_lane_answers_as_fastapi_would(
                 await APIRoute.handle(route, scope, receive, send)
 
             monkeypatch.setattr(route, "handle", spy)
-    games = [full_game(client) for _ in range(2)]
-    handled.clear()
+    games = [full_game(client) for _ in range(3)]
+    template = f'route="/api/games/{{game_id}}/{case.route}"'
 
-    through_lane = send(client, case, games[0][0], games[0][2][case.seat])
+    def counted() -> float:
+        lines = client.get("/metrics").text.splitlines()
+        ours = [line for line in lines if line.startswith(COUNT) and template in line]
+        return sum(float(line.rpartition(" ")[2]) for line in ours)
+
+    def through(game: tuple[str, Any, dict[str, str]]) -> tuple[int, Any]:
+        handled.clear()
+        return send(client, case, game[0], game[2][case.seat])
+
+    before = counted()
+    at_the_door = through(games[0])
+    assert bool(handled) is not case.lane, handled
+    monkeypatch.setattr(app, "lane", None)
+    in_the_router = through(games[1])
     assert bool(handled) is not case.lane, handled
     monkeypatch.setattr(app.router, "routes", [route for route in routes if route is not lane])
-    handled.clear()
-    through_fastapi = send(client, case, games[1][0], games[1][2][case.seat])
+    through_fastapi = through(games[2])
     assert handled, "FastAPI's route did not answer without the lane"
 
-    assert through_lane == through_fastapi
+    assert at_the_door == in_the_router == through_fastapi
+    assert counted() == before + 3  # each under its route's template, whichever way it went

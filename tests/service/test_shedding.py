@@ -119,7 +119,7 @@ def test_event_streams_are_capped_per_address_and_in_all() -> None:
             await asyncio.sleep(0)
         held.release.set()
         assert [(await t)[0] for t in (mine, other, plain)] == [200, 200, 200]
-        assert shed.streams == 0 and shed.streams_of == {} and shed.in_flight == 0
+        assert shed.counts.streams == 0 and shed.counts.streams_of == {} and shed.counts.requests == 0
 
     asyncio.run(scenario())
 

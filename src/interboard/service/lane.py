@@ -21,6 +21,7 @@ import re
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
+from fastapi.middleware.asyncexitstack import AsyncExitStackMiddleware
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
 from starlette.requests import ClientDisconnect
@@ -76,24 +77,37 @@ class Lane(BaseRoute):
         route, model = self._routes[(scope["method"], scope["path"].rpartition("/")[2])]
         token = _token(scope)
         if token is None:
-            await route.handle(scope, receive, send)
+            await _to_fastapi(route, scope, receive, send)
             return
         arguments: dict[str, Any] = {"game_id": scope["path_params"]["game_id"], "token": token}
         if model is not None:
             if (request_header(scope, b"content-type") or b"").lower() not in _JSON:
-                await route.handle(scope, receive, send)
+                await _to_fastapi(route, scope, receive, send)
                 return
             raw = await _body(receive)
             try:
                 arguments["body"] = model.model_validate(json.loads(raw))
             except (ValueError, ValidationError):  # FastAPI says what is wrong, as on any route
-                await route.handle(scope, _replay(raw, receive), send)
+                await _to_fastapi(route, scope, _replay(raw, receive), send)
                 return
         endpoint: Callable[..., Awaitable[Any]] = route.endpoint
         response = await endpoint(**arguments)
         if not isinstance(response, Response):
             raise TypeError(f"the lane's endpoints answer with a Response, not {type(response).__name__}")
         await response(scope, receive, send)
+
+
+async def _to_fastapi(route: APIRoute, scope: Scope, receive: Receive, send: Send) -> None:
+    """Hand the request to its FastAPI route, which reads its dependencies' exit stack from the
+    scope: FastAPI's own stack puts one there, the app's quick lane (``api.InterboardAPI``) does not."""
+    if _EXIT_STACK in scope:
+        await route.handle(scope, receive, send)
+    else:
+        await AsyncExitStackMiddleware(route.handle, _EXIT_STACK)(scope, receive, send)
+
+
+_EXIT_STACK = "fastapi_middleware_astack"
+"""Where FastAPI's ``AsyncExitStackMiddleware`` puts the stack by default."""
 
 
 def _token(scope: Scope) -> str | None:

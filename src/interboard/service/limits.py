@@ -302,17 +302,26 @@ STREAM_RETRY_S = 5
 """Retry-After for a refused event stream: a page falls back on its own polling meanwhile."""
 
 
+class InFlight:
+    """What a process has under way: requests, and open event streams (in all, and by address).
+    The event loop's own, so no lock is needed; shared by the :class:`Shed` layers of one app (its
+    quick lane has one of its own: ``api.InterboardAPI``)."""
+
+    def __init__(self) -> None:
+        self.requests = 0
+        self.streams = 0
+        self.streams_of: dict[str, int] = {}
+
+
 class Shed:
     """Load shedding: past ``in_flight`` requests at once, or past the caps on open event streams,
     a request is refused before any work is done (503, or 429 for one address's streams). The
-    counts are the event loop's own, so no lock is needed."""
+    counts are ``counts`` (by default its own)."""
 
-    def __init__(self, app: ASGIApp, limits: RateLimits) -> None:
+    def __init__(self, app: ASGIApp, limits: RateLimits, counts: InFlight | None = None) -> None:
         self.app = app
         self.limits = limits
-        self.in_flight = 0
-        self.streams = 0
-        self.streams_of: dict[str, int] = {}
+        self.counts = counts if counts is not None else InFlight()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"] in UNLIMITED_PATHS:
@@ -321,35 +330,35 @@ class Shed:
         if scope["path"].endswith("/events"):
             await self._stream(scope, receive, send)
             return
-        cap = self.limits.in_flight
-        if cap is not None and self.in_flight >= cap:
+        cap, counts = self.limits.in_flight, self.counts
+        if cap is not None and counts.requests >= cap:
             await refusal(Overloaded("requests at once", 1))(scope, receive, send)
             return
-        self.in_flight += 1
+        counts.requests += 1
         try:
             await self.app(scope, receive, send)
         finally:
-            self.in_flight -= 1
+            counts.requests -= 1
 
     async def _stream(self, scope: Scope, receive: Receive, send: Send) -> None:
-        address = client_address(scope)
-        mine = self.streams_of.get(address, 0)
+        address, counts = client_address(scope), self.counts
+        mine = counts.streams_of.get(address, 0)
         per_address, total = self.limits.streams_per_address, self.limits.streams
         if per_address is not None and mine >= per_address:
             refused = refusal(TooManyRequests("open event streams per address", STREAM_RETRY_S))
             await refused(scope, receive, send)
             return
-        if total is not None and self.streams >= total:
+        if total is not None and counts.streams >= total:
             await refusal(Overloaded("open event streams", STREAM_RETRY_S))(scope, receive, send)
             return
-        self.streams += 1
-        self.streams_of[address] = mine + 1
+        counts.streams += 1
+        counts.streams_of[address] = mine + 1
         try:
             await self.app(scope, receive, send)
         finally:
-            self.streams -= 1
-            left = self.streams_of[address] - 1
+            counts.streams -= 1
+            left = counts.streams_of[address] - 1
             if left:
-                self.streams_of[address] = left
+                counts.streams_of[address] = left
             else:
-                del self.streams_of[address]
+                del counts.streams_of[address]

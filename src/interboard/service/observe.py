@@ -329,6 +329,13 @@ def route_template(scope: Scope, arrived: Scope) -> str:
     return path
 
 
+_ID_PREFIX = secrets.token_hex(4)
+_ID_COUNT = itertools.count(1)  # its next() is atomic: no generator to run twice at once
+"""A new request's id is this process's random prefix and a count, without a call for random bytes
+each: unique in the process, whichever :class:`Observe` gives it (an app's quick lane has its own);
+two processes share a prefix by a 1 in 2**32 chance."""
+
+
 class Observe:
     """The outermost middleware: the request id, the request's line (if there is an
     :class:`AccessLog`) and its metrics. ``answer_headers(path, headers)`` adds what every answer
@@ -346,10 +353,6 @@ class Observe:
         self.metrics = metrics
         self.access = access
         self.answer_headers = answer_headers
-        # A new request's id: this process's random prefix and a count, without a call for random
-        # bytes each. Unique in the process; two processes share a prefix by a 1 in 2**32 chance.
-        self._id_prefix = secrets.token_hex(4)
-        self._id_count = itertools.count(1)  # its next() is atomic: no generator to run twice at once
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -358,7 +361,7 @@ class Observe:
         given = request_header(scope, _REQUEST_ID_NAME)
         rid = given.decode("latin-1") if given is not None else ""
         if not WELL_FORMED_ID.fullmatch(rid):
-            rid = f"{self._id_prefix}{next(self._id_count):08x}"
+            rid = f"{_ID_PREFIX}{next(_ID_COUNT):08x}"
         token = request_id.set(rid)
         arrived = dict(scope)
         started = time.perf_counter()
