@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from fastapi.responses import Response
+from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 from interboard.service.api import RateLimits, create_app
@@ -29,7 +31,9 @@ class Held:
         await send({"type": "http.response.body", "body": b"ok"})
 
 
-async def call(app: Any, path: str, address: str = "10.0.0.1") -> tuple[int, dict[str, str], bytes]:
+async def call(
+    app: Any, path: str, address: str = "10.0.0.1", headers: list[tuple[bytes, bytes]] | None = None
+) -> tuple[int, dict[str, str], bytes]:
     """One GET through ``app`` as an ASGI server would send it: (status, headers, body)."""
     scope = {
         "type": "http",
@@ -37,7 +41,7 @@ async def call(app: Any, path: str, address: str = "10.0.0.1") -> tuple[int, dic
         "path": path,
         "raw_path": path.encode(),
         "query_string": b"",
-        "headers": [],
+        "headers": headers or [],
         "client": (address, 50000),
         "server": ("testserver", 80),
         "scheme": "http",
@@ -140,3 +144,33 @@ def test_the_server_sheds_through_its_own_stack_and_says_so_in_its_openapi(tmp_p
         for operation in operations.values():
             if path not in ("/healthz", "/readyz"):
                 assert "503" in operation["responses"], (path, sorted(operation["responses"]))
+
+
+def test_the_quick_lane_and_the_other_routes_share_one_count_of_requests_at_once(tmp_path: Path) -> None:
+    """The lane's requests are taken at the door, through a stack of their own (``InterboardAPI``):
+    its load shedding counts with the rest of the app's, so the cap holds for both together."""
+    app = create_app(
+        f"sqlite:///{tmp_path / 'shed.sqlite'}", sweep=None, limits=RateLimits.off().but(in_flight=1)
+    )
+    (seat,) = [r for r in app.routes if isinstance(r, APIRoute) and r.path == "/api/games/{game_id}/seat"]
+    release = asyncio.Event()
+
+    async def held_view(game_id: str, token: str) -> Response:
+        await release.wait()
+        return Response(b"{}", media_type="application/json")
+
+    seat.endpoint = held_view  # what the lane calls, once it has the game id and a well-formed token
+
+    async def scenario() -> None:
+        headers = [(b"authorization", b"Bearer " + b"A" * 43)]
+        view = asyncio.create_task(call(app, "/api/games/abcdefghijkl/seat", headers=headers))
+        for _ in range(100):  # until the view is in flight, held at its endpoint
+            if view.done():
+                break
+            await asyncio.sleep(0)
+        refused(await call(app, "/api/variants"), 503, "requests at once")
+        release.set()
+        assert (await view)[0] == 200
+        assert (await call(app, "/api/variants"))[0] == 200
+
+    asyncio.run(scenario())
