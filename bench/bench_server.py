@@ -626,36 +626,37 @@ APP_TIME = "interboard_http_request_duration_seconds"
 SEAT_ROUTES = {f"/api/games/{{game_id}}/{name}" for name in ("seat", "options", "orders", "ready")}
 
 
-def app_time(http: httpx.Client) -> tuple[float, float]:
-    """(Seconds the server has spent in the app on the seats' routes, their number) so far, from its
-    ``/metrics``, where every worker counts for all (``docs/server.md``)."""
-    answer = http.get("/metrics")
-    answer.raise_for_status()
-    text = answer.text
-    totals = {f"{APP_TIME}_sum": 0.0, f"{APP_TIME}_count": 0.0}
-    for family in text_string_to_metric_families(text):
-        for sample in family.samples:
-            if sample.name in totals and sample.labels.get("route") in SEAT_ROUTES:
-                totals[sample.name] += sample.value
-    return totals[f"{APP_TIME}_sum"], totals[f"{APP_TIME}_count"]
-
-
 SERVICE_CPU = "interboard_service_cpu_seconds_total"
 SERVICE_PARTS = ("view", "tree", "orders", "ready", "process")
 """The parts of the seats' requests the server counts the service's CPU of, as its metrics name them."""
 
 
-def service_cpu(http: httpx.Client) -> dict[str, float]:
-    """CPU seconds the server's game service has spent so far on each part of the seats' requests,
-    from its ``/metrics`` (all workers)."""
+@dataclass(frozen=True)
+class ServerCounts:
+    """What the server has counted so far, from its ``/metrics``, where every worker counts for all
+    (``docs/server.md``)."""
+
+    app_seconds: float
+    """Seconds spent in the app on the seats' routes."""
+    app_requests: float
+    """The seats' requests answered."""
+    service_cpu: dict[str, float]
+    """CPU seconds of the game service on each part of the seats' requests (:data:`SERVICE_PARTS`)."""
+
+
+def server_counts(http: httpx.Client) -> ServerCounts:
+    """Read the server's counts (one ``GET /metrics``)."""
     answer = http.get("/metrics")
     answer.raise_for_status()
+    app = {f"{APP_TIME}_sum": 0.0, f"{APP_TIME}_count": 0.0}
     spent = dict.fromkeys(SERVICE_PARTS, 0.0)
     for family in text_string_to_metric_families(answer.text):
         for sample in family.samples:
-            if sample.name == SERVICE_CPU and sample.labels.get("part") in spent:
+            if sample.name in app and sample.labels.get("route") in SEAT_ROUTES:
+                app[sample.name] += sample.value
+            elif sample.name == SERVICE_CPU and sample.labels.get("part") in spent:
                 spent[sample.labels["part"]] += sample.value
-    return spent
+    return ServerCounts(app[f"{APP_TIME}_sum"], app[f"{APP_TIME}_count"], spent)
 
 
 def load(
@@ -705,7 +706,7 @@ def load(
         threads = ThreadStates(server_pid, 0.05, args.seconds + GRACE_S)
         threads.start()
         busy0, all0 = machine_cpu()
-        app0, spent0 = app_time(http), service_cpu(http)
+        counts0 = server_counts(http)
         with SpeedProbe() as probe:
             t0 = time.perf_counter()
             deadline = t0 + args.seconds
@@ -734,10 +735,11 @@ def load(
             result.finished_games += view["status"] == "finished"
         result.phases = sum(g.end_index - g.start_index for g in games)
         result.phases_by_ready = sum(g.by_ready for g in games)
-        app1, spent1 = app_time(http), service_cpu(http)
-        result.service_cpu = {part: spent1[part] - spent0[part] for part in SERVICE_PARTS}
-        if app1[1] > app0[1]:
-            result.in_app = (app1[0] - app0[0]) / (app1[1] - app0[1])
+        counts1 = server_counts(http)
+        result.service_cpu = {p: counts1.service_cpu[p] - counts0.service_cpu[p] for p in SERVICE_PARTS}
+        if counts1.app_requests > counts0.app_requests:
+            answered = counts1.app_requests - counts0.app_requests
+            result.in_app = (counts1.app_seconds - counts0.app_seconds) / answered
         with contextlib.suppress(httpx.HTTPError):
             result.serial_view_cpu, result.idle_cpu = serial_views(http, games[0], server_pid, 200)
         return result
