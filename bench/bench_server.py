@@ -27,14 +27,14 @@ For each database (``--only`` one of them):
    of the seats' requests: views, trees, orders, Readies, the processing they lead to; the rest is
    the HTTP server's, the framework's and the kernel's), by the PostgreSQL processes (throwaway
    cluster only), by this client and by the whole machine (other processes share the CPUs), where
-   the server's threads are (sampled from
-   /proc: on a CPU, in a futex, sleeping in SQLite's busy back-off, in fsync, waiting on a socket),
-   and on PostgreSQL what its backends are doing (pg_stat_activity: running, waiting on a lock, idle
-   in a transaction). Beside the load, a probe times a fixed pure-Python loop once a second
-   (:class:`SpeedProbe`): this virtual machine's speed moves within seconds (a run's mean sample
-   1.3-1.6 times its fastest), and the server's CPU a request with it; the report gives the probe's
-   mean and fastest sample, and the server's CPU a request scaled to the fastest (an estimate). Then
-   the server's CPU for lone seat views, one request in flight.
+   the server's threads are (sampled from /proc: on a CPU, in a futex, sleeping in SQLite's busy
+   back-off, in fsync, waiting on a socket), and on PostgreSQL what its backends are doing
+   (pg_stat_activity: running, waiting on a lock, idle in a transaction). Beside the load, a probe
+   times a fixed pure-Python loop once a second (:class:`SpeedProbe`): this virtual machine's speed
+   moves within seconds (a run's mean sample 1.3-1.6 times its fastest), and the server's CPU a
+   request with it; the report gives the probe's mean and fastest sample, and the server's CPU a
+   request scaled to the fastest (a generous estimate: ``--idle-probe`` shows the samples spread as
+   widely with no load). Then the server's CPU for lone seat views, one request in flight.
 2. *profile*: the same workload is driven in-process, one thread, straight through
    :class:`~interboard.service.games.GameService` (no HTTP), on another fresh database, for
    ``--profile-seconds``: two thirds timed, one third under cProfile. Timed: wall and CPU time of
@@ -1177,6 +1177,22 @@ def per_request(L: LoadResult, seconds: float) -> str:
     return f"{seconds / max(L.requests, 1) * 1e3:.2f} ms"
 
 
+def idle_probe(seconds: float) -> None:
+    """The speed probe alone, with no load: what the machine's speed does by itself, for the
+    load's mean and fastest samples to be read against."""
+    with SpeedProbe() as probe:
+        time.sleep(seconds)
+        xs = sorted(probe.stop())
+    if not xs:
+        print("idle speed probe: no sample (run it for a second or more)")
+        return
+    print(
+        f"idle speed probe, {SPEED_LOOP:,} additions a second for {seconds:g} s: {len(xs)} samples, "
+        f"mean {sum(xs) / len(xs):.1f}, median {xs[len(xs) // 2]:.1f}, fastest {xs[0]:.1f}, "
+        f"slowest {xs[-1]:.1f} ms CPU"
+    )
+
+
 def speed(r: BackendResult) -> str:
     xs = r.load.speed
     return f"{sum(xs) / len(xs):.1f} / {min(xs):.1f} ms CPU" if xs else "-"
@@ -1382,6 +1398,13 @@ def main(argv: list[str] | None = None) -> int:
         default=10.0,
         help="length of each wrk run after the load (0: none; needs wrk: apt-get install wrk)",
     )
+    ap.add_argument(
+        "--idle-probe",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="only run the speed probe that long with no load, print its samples, and stop",
+    )
     args = ap.parse_args(argv)
     checks = {
         "--games": 1 <= args.games <= 1000,
@@ -1393,10 +1416,14 @@ def main(argv: list[str] | None = None) -> int:
         "--profile-seconds": 0 < args.profile_seconds <= 600,
         "--server-workers": 1 <= args.server_workers <= 64,
         "--wrk-seconds": 0 <= args.wrk_seconds <= 600,
+        "--idle-probe": 0 <= args.idle_probe <= 3600,
     }
     bad = [k for k, ok in checks.items() if not ok]
     if bad:
         ap.error(f"out of range: {', '.join(bad)}")
+    if args.idle_probe:
+        idle_probe(args.idle_probe)
+        return 0
     backends = [args.only] if args.only else ["sqlite", "postgresql"]
     results = []
     workdir = Path(tempfile.mkdtemp(prefix="interboard-bench-"))

@@ -94,3 +94,24 @@ def test_benchmark_runs_at_its_smallest_size(script: str, tmp_path: Path) -> Non
     assert done.stdout.strip(), "a benchmark prints its figures"
     for line in REPORTED.get(script, []):
         assert re.search(line, done.stdout, re.MULTILINE), f"no line {line!r} in:\n{done.stdout[-3000:]}"
+
+
+def test_the_server_benchmarks_idle_probe_samples_the_machine_with_no_load(tmp_path: Path) -> None:
+    """``bench_server.py --idle-probe``: the speed probe alone, for the load's samples to be read
+    against; it starts no server."""
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "bench_server.py"), "--idle-probe", "2.5"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
+    found = re.search(
+        r"(\d+) samples, mean ([\d.]+), median ([\d.]+), fastest ([\d.]+), slowest ([\d.]+)", done.stdout
+    )
+    assert found, done.stdout
+    count, mean, median, fastest, slowest = (float(x) for x in found.groups())
+    assert count >= 2 and 0 < fastest <= min(mean, median) and max(mean, median) <= slowest
+    assert "load" not in done.stdout  # no server, no load
