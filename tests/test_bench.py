@@ -80,38 +80,37 @@ def test_every_benchmark_has_a_smoke_run() -> None:
     assert sorted(p.name for p in BENCH.glob("*.py")) == sorted(SMOKE)
 
 
-@pytest.mark.parametrize("script", sorted(SMOKE))
-def test_benchmark_runs_at_its_smallest_size(script: str, tmp_path: Path) -> None:
+def run_bench(script: str, args: list[str], where: Path, timeout: float = 600) -> str:
+    """A benchmark run as a user runs it (from a directory of its own); what it printed. It must
+    succeed."""
     done = subprocess.run(
-        [sys.executable, str(BENCH / script), *SMOKE[script]],
-        cwd=tmp_path,
+        [sys.executable, str(BENCH / script), *args],
+        cwd=where,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=timeout,
         check=False,
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
-    assert done.stdout.strip(), "a benchmark prints its figures"
+    return done.stdout
+
+
+@pytest.mark.parametrize("script", sorted(SMOKE))
+def test_benchmark_runs_at_its_smallest_size(script: str, tmp_path: Path) -> None:
+    printed = run_bench(script, SMOKE[script], tmp_path)
+    assert printed.strip(), "a benchmark prints its figures"
     for line in REPORTED.get(script, []):
-        assert re.search(line, done.stdout, re.MULTILINE), f"no line {line!r} in:\n{done.stdout[-3000:]}"
+        assert re.search(line, printed, re.MULTILINE), f"no line {line!r} in:\n{printed[-3000:]}"
 
 
 def test_the_server_benchmarks_idle_probe_samples_the_machine_with_no_load(tmp_path: Path) -> None:
     """``bench_server.py --idle-probe``: the speed probe alone, for the load's samples to be read
     against; it starts no server."""
-    done = subprocess.run(
-        [sys.executable, str(BENCH / "bench_server.py"), "--idle-probe", "2.5"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
+    printed = run_bench("bench_server.py", ["--idle-probe", "2.5"], tmp_path, timeout=60)
     found = re.search(
-        r"(\d+) samples, mean ([\d.]+), median ([\d.]+), fastest ([\d.]+), slowest ([\d.]+)", done.stdout
+        r"(\d+) samples, mean ([\d.]+), median ([\d.]+), fastest ([\d.]+), slowest ([\d.]+)", printed
     )
-    assert found, done.stdout
+    assert found, printed
     count, mean, median, fastest, slowest = (float(x) for x in found.groups())
     assert count >= 2 and 0 < fastest <= min(mean, median) and max(mean, median) <= slowest
-    assert "load" not in done.stdout  # no server, no load
+    assert "load" not in printed  # no server, no load
