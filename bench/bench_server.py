@@ -25,7 +25,8 @@ For each database (``--only`` one of them):
    this client), the status of every refused request (there should be no 5xx), the CPU used by the
    server's processes (and of it, by the server's own ``/metrics``, its game service's for each part
    of the seats' requests: views, trees, orders, Readies, the processing they lead to; the rest is
-   the HTTP server's, the framework's and the kernel's), by the PostgreSQL processes (throwaway
+   the HTTP server's, the framework's and the kernel's; and the seats' writes committed a commit,
+   by its count of the event loops' batches), by the PostgreSQL processes (throwaway
    cluster only), by this client and by the whole machine (other processes share the CPUs), where
    the server's threads are (sampled from /proc: on a CPU, in a futex, sleeping in SQLite's busy
    back-off, in fsync, waiting on a socket), and on PostgreSQL what its backends are doing
@@ -370,6 +371,8 @@ class LoadResult:
     """Mean seconds the seats' requests spent in the app (the server's own ``/metrics``, all its
     workers), against the client's mean latency: the rest is queued for a turn of an event loop,
     in the kernel, or in the client."""
+    batches: tuple[float, float] = (0.0, 0.0)
+    """The writes' commits during the run, and the writes in them (its own ``/metrics``)."""
     service_cpu: dict[str, float] = field(default_factory=dict)
     """CPU seconds the server's game service spent on the seats' requests during the run, by part
     (its own ``/metrics``, all its workers): the rest of the server's CPU is the HTTP server's, the
@@ -626,6 +629,7 @@ APP_TIME = "interboard_http_request_duration_seconds"
 SEAT_ROUTES = {f"/api/games/{{game_id}}/{name}" for name in ("seat", "options", "orders", "ready")}
 
 
+BATCHES = ("interboard_write_commits_total", "interboard_batched_writes_total")
 SERVICE_CPU = "interboard_service_cpu_seconds_total"
 SERVICE_PARTS = ("view", "tree", "orders", "ready", "process")
 """The parts of the seats' requests the server counts the service's CPU of, as its metrics name them."""
@@ -642,6 +646,8 @@ class ServerCounts:
     """The seats' requests answered."""
     service_cpu: dict[str, float]
     """CPU seconds of the game service on each part of the seats' requests (:data:`SERVICE_PARTS`)."""
+    batches: tuple[float, float]
+    """The event loops' batches of writes committed, and the writes in them (``service/batching.py``)."""
 
 
 def server_counts(http: httpx.Client) -> ServerCounts:
@@ -650,13 +656,17 @@ def server_counts(http: httpx.Client) -> ServerCounts:
     answer.raise_for_status()
     app = {f"{APP_TIME}_sum": 0.0, f"{APP_TIME}_count": 0.0}
     spent = dict.fromkeys(SERVICE_PARTS, 0.0)
+    batches = dict.fromkeys(BATCHES, 0.0)
     for family in text_string_to_metric_families(answer.text):
         for sample in family.samples:
             if sample.name in app and sample.labels.get("route") in SEAT_ROUTES:
                 app[sample.name] += sample.value
             elif sample.name == SERVICE_CPU and sample.labels.get("part") in spent:
                 spent[sample.labels["part"]] += sample.value
-    return ServerCounts(app[f"{APP_TIME}_sum"], app[f"{APP_TIME}_count"], spent)
+            elif sample.name in batches:
+                batches[sample.name] += sample.value
+    commits, writes = batches.values()
+    return ServerCounts(app[f"{APP_TIME}_sum"], app[f"{APP_TIME}_count"], spent, (commits, writes))
 
 
 def load(
@@ -737,6 +747,10 @@ def load(
         result.phases_by_ready = sum(g.by_ready for g in games)
         counts1 = server_counts(http)
         result.service_cpu = {p: counts1.service_cpu[p] - counts0.service_cpu[p] for p in SERVICE_PARTS}
+        result.batches = (
+            counts1.batches[0] - counts0.batches[0],
+            counts1.batches[1] - counts0.batches[1],
+        )
         if counts1.app_requests > counts0.app_requests:
             answered = counts1.app_requests - counts0.app_requests
             result.in_app = (counts1.app_seconds - counts0.app_seconds) / answered
@@ -1236,6 +1250,12 @@ def report(results: list[BackendResult], args: argparse.Namespace) -> None:
     for kind in KINDS:
         row(f"  {kind}", functools.partial(lambda r, k: lat(r.load.latencies.get(k, [])), k=kind))
     row("mean latency / of it in the app", mean_in_app)
+
+    def batch_size(r: BackendResult) -> str:
+        commits, writes = r.load.batches
+        return f"{writes:.0f} / {commits:.0f} ({writes / max(commits, 1):.2f})"
+
+    row("writes / commits (a batch's size)", batch_size)
     row(
         "refused / failed",
         lambda r: ", ".join(f"{k} {s}: {n}" for (k, s), n in sorted(r.load.statuses.items())) or "none",

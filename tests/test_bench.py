@@ -65,12 +65,14 @@ SMOKE = {
 
 REPORTED = {
     # The seats' client played whole rounds (views, trees, orders, Readies) with nothing refused.
-    # The server's own count of its service's CPU reached the report: not nothing, for the views.
+    # The server's own count of its service's CPU reached the report: not nothing, for the views;
+    # and its count of the writes committed in the event loops' batches.
     "bench_server.py": [
         r"^requests\s+[1-9]",
         r"^phases processed\s+[1-9]",
         r"^refused / failed\s+none$",
         r"^    view\s+(?!0\.00 )\d+\.\d\d ms",
+        r"^writes / commits \(a batch's size\)\s+[1-9]\d* / [1-9]\d* \(\d+\.\d\d\)",
     ],
 }
 """Lines a script's smallest run must print (regular expressions, each matching a line)."""

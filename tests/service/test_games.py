@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import json
 import sqlite3
 import threading
@@ -402,6 +403,100 @@ def test_a_write_at_once_waits_at_most_briefly_and_leaves_the_seat_as_it_was_whe
     service.set_ready_at_once(gid, france, "S1901M", True)
     service.set_ready(gid, france, "S1901M", False)
     assert timeouts == [AT_ONCE_BUSY_WAIT_MS, int(SQLITE_BUSY_TIMEOUT_S * 1000)]
+
+
+def test_the_event_loops_writes_in_a_batch_share_one_commit_and_a_refused_one_leaves_the_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """:meth:`GameService.write_batch`: the at-once writes made inside it are one transaction, unseen
+    by other connections until the batch commits; a write refused inside it is rolled back alone
+    (its savepoint); the changes are announced only once committed."""
+    path = tmp_path / "g.sqlite"
+    service = GameService(open_store(f"sqlite:///{path}"))
+    gid, tokens, _ = _game(service)
+    service.seat_view(gid, tokens["FRANCE"])  # the phase described: the writes can be done at once
+    other = sqlite3.connect(path)
+
+    def stored() -> list[tuple[str, str]]:
+        return sorted(other.execute("SELECT seat, orders FROM orders").fetchall())
+
+    # Each announcement, with what the database holds then and the request it was made for (the
+    # context the write ran in: a line logged after the commit carries that request's fields).
+    request: contextvars.ContextVar[str] = contextvars.ContextVar("request", default="none")
+    announced: list[tuple[str, int, list[tuple[str, str]], str]] = []
+    committed = service.notices.committed
+    monkeypatch.setattr(
+        service.notices,
+        "committed",
+        lambda changes: (
+            announced.extend((c.game_id, c.version, stored(), request.get()) for c in changes),
+            committed(changes),
+        ),
+    )
+    version = service.public_view(gid)["version"]
+    with service.write_batch():
+        request.set("france's orders")
+        france = service.submit_at_once(gid, tokens["FRANCE"], "S1901M", ["A Par - Bur"])
+        request.set("italy's")
+        with pytest.raises(Conflict, match="for F1901M"):
+            service.submit_at_once(gid, tokens["GERMANY"], "F1901M", ["A Ber - Kie"])
+        italy = service.submit_at_once(gid, tokens["ITALY"], "S1901M", ["A Rom - Apu"])
+        # A write that fails after its statement ran: that statement is undone, the others stay.
+        may_be_due = service._may_be_due
+        monkeypatch.setattr(service, "_may_be_due", lambda *a: (_ for _ in ()).throw(RuntimeError("x")))
+        with pytest.raises(RuntimeError):
+            service.set_ready_at_once(gid, tokens["GERMANY"], "S1901M", True)
+        monkeypatch.setattr(service, "_may_be_due", may_be_due)
+        ready = service.set_ready_at_once(gid, tokens["ITALY"], "S1901M", True)
+        assert stored() == [] and announced == []  # not committed yet
+    assert france == [{"order": "A Par - Bur", "ok": True, "error": None}]
+    assert italy == [{"order": "A Rom - Apu", "ok": True, "error": None}] and ready is False
+    orders = [("FRANCE", '["A Par - Bur"]'), ("ITALY", '["A Rom - Apu"]')]
+    assert stored() == orders
+    # Three changes, each announced once the batch was committed, with all of it in the database.
+    whose = ["france's orders", "italy's", "italy's"]
+    assert announced == [(gid, version + n, orders, whose[n - 1]) for n in (1, 2, 3)]
+    view = service.seat_view(gid, tokens["ITALY"])
+    assert view["seat"]["ready"] and view["seat"]["orders"] == ["A Rom - Apu"]
+    germany = service.seat_view(gid, tokens["GERMANY"])["seat"]
+    assert germany["orders"] == [] and not germany["ready"]
+    other.close()
+
+
+def test_a_batch_that_fails_keeps_none_of_its_writes_and_one_gives_way_to_another_process(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "g.sqlite"
+    service = GameService(open_store(f"sqlite:///{path}"))
+    gid, tokens, _ = _game(service)
+    france = tokens["FRANCE"]
+    service.seat_view(gid, france)
+    with pytest.raises(RuntimeError, match="the batch broke"), service.write_batch():
+        service.submit_at_once(gid, france, "S1901M", ["A Par - Bur"])
+        raise RuntimeError("the batch broke")
+    assert service.seat_view(gid, france)["seat"]["orders"] == []
+    # Another process holds the file's write lock: the batch gives way at once, writing nothing.
+    other = sqlite3.connect(path, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    started = time.monotonic()
+    with pytest.raises(WouldWait), service.write_batch():
+        raise AssertionError("a batch opened while another process writes")
+    assert time.monotonic() - started < 1.0
+    other.rollback()
+    other.close()
+    # A worker thread's write, meanwhile, is not made in the loop's batch: it waits for it.
+    written: list[object] = []
+    with service.write_batch():
+        thread = threading.Thread(
+            target=lambda: written.append(service.submit(gid, france, "S1901M", ["A Par - Pic"]))
+        )
+        thread.start()
+        thread.join(0.3)
+        assert thread.is_alive() and written == []  # waiting for the batch's lock
+        service.submit_at_once(gid, france, "S1901M", ["A Par - Bur"])
+    thread.join(10)
+    assert written == [[{"order": "A Par - Pic", "ok": True, "error": None}]]
+    assert service.seat_view(gid, france)["seat"]["orders"] == ["A Par - Pic"]  # it came after
 
 
 def test_orders_given_while_the_rules_work_out_a_phase_wait_for_nothing_and_are_used(

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine
@@ -226,6 +227,41 @@ def test_metrics_count_the_service_cpu_of_the_seats_requests_by_part(client: Tes
         assert answer.status_code == 200
     assert answer.json()["processed"] is True  # the last Ready processed the phase
     assert spent()["ready"] > 0 and spent()["process"] > 0
+
+
+def test_readies_sent_together_are_committed_in_batches_and_counted(client: TestClient) -> None:
+    """The seats' writes that arrive together share a commit (``service/batching.py``): the
+    metrics count the commits and the writes in them. Seven Readies at once, and the processing
+    the last one leads to, in fewer commits than writes; every Ready kept, the phase processed once."""
+    created = client.post("/api/games", json={"seats": {p: p for p in POWERS}}).json()
+    at, tokens = f"/api/games/{created['game_id']}", created["seat_tokens"]
+    phase = client.get(at).json()["phase"]
+    france = {"Authorization": f"Bearer {tokens['FRANCE']}"}
+    assert client.get(f"{at}/seat", headers=france).status_code == 200  # the phase described here
+
+    async def readies() -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=client.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
+            return await asyncio.gather(
+                *(
+                    http.put(
+                        f"{at}/ready",
+                        headers={"Authorization": f"Bearer {tokens[seat]}"},
+                        json={"phase": phase, "value": True},
+                    )
+                    for seat in POWERS
+                )
+            )
+
+    assert client.portal is not None  # the app's event loop, where its lifespan ran
+    answers = client.portal.call(readies)
+    assert [a.status_code for a in answers] == [200] * len(POWERS)
+    assert sum(a.json()["processed"] for a in answers) == 1
+    assert client.get(at).json()["phase"] != phase
+    writes = metric(client, "interboard_batched_writes_total")
+    commits = metric(client, "interboard_write_commits_total")
+    assert writes == len(POWERS) + 1  # the Readies and the phase claimed
+    assert 1 <= commits < writes
 
 
 def test_a_json_line_says_when_in_utc_to_the_millisecond() -> None:

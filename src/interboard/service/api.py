@@ -39,6 +39,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ..games import families
 from . import account_api
 from .accounts import AccountNotices, AccountService
+from .batching import WriteBatches
 from .cache import NotKept
 from .games import (
     MAX_DEADLINE,
@@ -48,7 +49,6 @@ from .games import (
     GameService,
     NewGame,
     ServiceError,
-    WouldWait,
 )
 from .http import (
     BODY_ERRORS,
@@ -279,6 +279,7 @@ def create_app(
     accounts = AccountService(engine, hasher)
 
     placement = Placement()
+    batches = WriteBatches(service.write_batch, AT_ONCE_PATIENCE_S, metrics.batched)
 
     def counted(part: str, work: Callable[..., T]) -> Callable[..., T]:
         """``work``, the CPU its thread spends in it counted as ``part`` of the seats' requests
@@ -320,22 +321,12 @@ def create_app(
         return await placement.run(rules, lambda: read(game_id, *args))
 
     async def at_once(part: str, write: Callable[..., T | None], *args: Any) -> T | None:
-        """``write(*args)`` on the event loop, tried again while a lock is held (:class:`WouldWait`):
-        a worker thread would wait for the lock just as long, and its every call into SQLite would
-        then wait for the event loop to let go of the interpreter. ``None``: the write needs a
-        worker thread (the rules must describe the phase first, or the lock stayed held). Its CPU is
-        counted as ``part``."""
-        write = counted(part, write)
-        delay, waited = 0.0005, 0.0
-        while True:
-            try:
-                return write(*args)
-            except WouldWait:
-                if waited >= AT_ONCE_PATIENCE_S:
-                    return None
-                await asyncio.sleep(delay)
-                waited += delay
-                delay = min(2 * delay, 0.02)
+        """``write(*args)`` on the event loop, in the next batch of writes (:class:`WriteBatches`),
+        tried again while another process holds the lock: a worker thread would wait for the lock
+        just as long, and its every call into SQLite would then wait for the event loop to let go
+        of the interpreter. ``None``: the write needs a worker thread (the rules must describe the
+        phase first, or the lock stayed held). Its CPU is counted as ``part``."""
+        return await batches.write(counted(part, write), *args)
 
     async def process_at_once(game_id: str) -> bool:
         """Process the game's due phase: the rules work it out where :class:`Placement` puts the

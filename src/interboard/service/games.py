@@ -9,14 +9,16 @@ deadline, finds the game already moved on and does nothing.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import logging
 import secrets
+import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime, timedelta
-from functools import cached_property
+from functools import cached_property, partial
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from pydantic_core import to_json
@@ -350,6 +352,10 @@ class LostRace(Exception):
     """A write found the game's version changed since it read it (rolled back, to run again)."""
 
 
+class _NothingWritten(Exception):
+    """A write found nothing to do: its transaction (its savepoint, in a batch) is rolled back."""
+
+
 class WouldWait(Exception):
     """A write asked to be done at once would wait for a lock: nothing was written. Another
     thread or process is writing; try again in a moment."""
@@ -448,6 +454,10 @@ class GameService:
         self._write_lock: contextlib.AbstractContextManager[Any] = (
             contextlib.nullcontext() if self.locking else threading.RLock()
         )
+        self._batch: Connection | None = None
+        """The event loop's batch of writes, while it is open (:meth:`write_batch`), and its thread."""
+        self._batch_thread: int | None = None
+        self._batch_after: list[Callable[[], None]] = []
         self._phases: Lru[PhaseFacts] = Lru(PHASES_KEPT, rules=True)
         self._versions: Lru[Snapshot] = Lru(VERSIONS_KEPT)
         self._letters: Lru[list[dict[str, Any]]] = Lru(VERSIONS_KEPT)
@@ -505,6 +515,20 @@ class GameService:
     def _write_tx(self, at_once: bool = False) -> Iterator[Connection]:
         """A write transaction on a plain connection, holding the process's writer lock (SQLite).
         ``at_once``: :class:`WouldWait` rather than wait, for the writer lock or the file's."""
+        batch = self._batch_of_this_thread()
+        if at_once and batch is not None:
+            # Inside the event loop's batch (:meth:`write_batch`): a savepoint of its transaction,
+            # rolled back alone if this write fails.
+            raw = batch.connection.driver_connection
+            raw.execute("SAVEPOINT one_write")  # type: ignore[union-attr]
+            try:
+                yield batch
+            except BaseException:
+                raw.execute("ROLLBACK TO one_write")  # type: ignore[union-attr]
+                raw.execute("RELEASE one_write")  # type: ignore[union-attr]
+                raise
+            raw.execute("RELEASE one_write")  # type: ignore[union-attr]
+            return
         try:
             busy_wait_ms = AT_ONCE_BUSY_WAIT_MS if at_once else None
             with self._writer(at_once), self.connections.connect(busy_wait_ms) as conn, conn.begin():
@@ -513,6 +537,46 @@ class GameService:
             if at_once and "locked" in str(exc.orig):  # another process is writing
                 raise WouldWait() from None
             raise
+
+    @contextmanager
+    def write_batch(self) -> Iterator[None]:
+        """One transaction, and one commit, for the event loop's writes made inside it (the
+        ``*_at_once`` methods and :meth:`claim` with ``at_once``), each in a savepoint of its own:
+        SQLite waits for the disk once a commit, on the loop. What follows each write's commit
+        (announcing the change) is done once the batch has committed. :class:`WouldWait` if a lock
+        is held; an error of the commit is raised here (then none of the writes was kept)."""
+        with self._writer(at_once=True), self.connections.connect(AT_ONCE_BUSY_WAIT_MS) as conn:
+            raw = conn.connection.driver_connection
+            try:
+                raw.execute("BEGIN IMMEDIATE")  # type: ignore[union-attr]
+            except sqlite3.OperationalError as exc:
+                if "locked" in str(exc):
+                    raise WouldWait() from None
+                raise
+            self._batch, self._batch_thread, self._batch_after = conn, threading.get_ident(), []
+            try:
+                yield
+                raw.commit()  # type: ignore[union-attr]
+            except BaseException:
+                raw.rollback()  # type: ignore[union-attr]
+                raise
+            finally:
+                self._batch = self._batch_thread = None
+                after, self._batch_after = self._batch_after, []
+        for then in after:
+            then()
+
+    def _batch_of_this_thread(self) -> Connection | None:
+        """The open batch's connection, if this thread opened it (:meth:`write_batch`)."""
+        return self._batch if self._batch_thread == threading.get_ident() else None
+
+    def _after_commit(self, then: Callable[[], None]) -> None:
+        """``then()`` once the write just made is committed: now, or after the batch it is in (in
+        the write's context: a line it logs carries its request's fields)."""
+        if self._batch_of_this_thread() is not None:
+            self._batch_after.append(partial(contextvars.copy_context().run, then))
+        else:
+            then()
 
     def _seat_write(self, game_id: str, write: Callable[[Session, GameRow], T]) -> T:
         """Run a seat's small write (ready, draw vote, press) in a transaction on the locked game.
@@ -1040,7 +1104,7 @@ class GameService:
                 out, change = attempt()
             except LostRace:
                 continue
-            self.notices.committed([change])
+            self._after_commit(partial(self.notices.committed, [change]))
             return out
         raise StaleWrite("the game changed meanwhile (a phase may have been processed): reload and retry")
 
@@ -1573,15 +1637,22 @@ class GameService:
         from; whether it was (else nothing is written: a seat wrote meanwhile, or another processor
         moved the game on). ``at_once`` (SQLite, the event loop): :class:`WouldWait` rather than
         wait for a lock."""
-        with self._write_tx(at_once) as conn:
-            if ADVANCE_GAME.run(conn, outcome.advance) != 1:
-                conn.rollback()
-                return False
-            conn.execute(ADD_PHASE, outcome.played)
-            UNREADY_PLAYERS.run(conn, {"in_game": outcome.game_id})
-            if outcome.bots_orders:
-                ADD_ORDERS.run_many(conn, outcome.bots_orders)
-            self.notices.in_transaction(conn, [outcome.change])
+        try:
+            with self._write_tx(at_once) as conn:
+                if ADVANCE_GAME.run(conn, outcome.advance) != 1:
+                    raise _NothingWritten()
+                conn.execute(ADD_PHASE, outcome.played)
+                UNREADY_PLAYERS.run(conn, {"in_game": outcome.game_id})
+                if outcome.bots_orders:
+                    ADD_ORDERS.run_many(conn, outcome.bots_orders)
+                self.notices.in_transaction(conn, [outcome.change])
+        except _NothingWritten:
+            return False
+        self._after_commit(partial(self._claimed, outcome))
+        return True
+
+    def _claimed(self, outcome: Outcome) -> None:
+        """What follows the commit of a claimed phase."""
         self.notices.committed([outcome.change])
         game_id = outcome.game_id
         self._waiting.pop(game_id, None)  # it moved on: what a sweep knew of it is old
@@ -1595,7 +1666,6 @@ class GameService:
             extra={"game_id": game_id, "lag_s": None if lag is None else round(lag, 3)},
         )
         self.on_processed(outcome.family, lag)
-        return True
 
     def _wait_once(self, plan: _Plan) -> bool | None:
         """The 'wait' policy: extend a passed deadline once per phase while a player has no orders.

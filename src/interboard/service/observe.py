@@ -267,6 +267,16 @@ class Metrics:
             registry=self.registry,
         )
         self._parts: dict[str, Counter] = {}
+        self.write_commits = Counter(
+            "interboard_write_commits",
+            "Commits of the event loop's batches of seats' writes (orders, Readies, phases claimed)",
+            registry=self.registry,
+        )
+        self.batched_writes = Counter(
+            "interboard_batched_writes",
+            "Seats' writes committed in the event loop's batches (writes / commits: a batch's size)",
+            registry=self.registry,
+        )
         self.deadline_lag = Histogram(
             "interboard_phase_deadline_lag_seconds",
             "How late past its deadline a phase was processed (phases processed by their deadline)",
@@ -293,6 +303,11 @@ class Metrics:
         if child is None:
             child = self._parts[part] = self.service_cpu.labels(part=part)
         child.inc(seconds)
+
+    def batched(self, writes: int) -> None:
+        """A batch of ``writes`` writes was committed (:class:`~.batching.WriteBatches`)."""
+        self.write_commits.inc()
+        self.batched_writes.inc(writes)
 
     def exposition(self) -> bytes:
         """The metrics in Prometheus's text format: this app's, or all the workers' summed."""
