@@ -351,8 +351,8 @@ def test_a_write_at_once_waits_at_most_briefly_and_leaves_the_seat_as_it_was_whe
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The event loop's writes (:meth:`GameService.set_ready_at_once`, :meth:`submit_at_once`) are
-    done only when nothing is to wait for, or only another process's write for a moment
-    (:data:`AT_ONCE_BUSY_WAIT_MS`, SQLite's busy timeout in that transaction); else they say so
+    done only when nothing is to wait for, or another process's write at most for
+    :data:`AT_ONCE_BUSY_WAIT_MS` (SQLite's busy timeout in that transaction); else they say so
     (:class:`WouldWait`, or ``None`` where the rules must describe the phase first) and write
     nothing, and the worker thread's write waits as before (the connection's busy timeout is set
     back)."""

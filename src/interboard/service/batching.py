@@ -9,9 +9,11 @@ requests arrived together share one transaction and one commit, each in a savepo
 that one refused write leaves the others (``GameService.write_batch``). Each is answered once the
 batch is committed, never before.
 
-When another process holds the database's lock, the batch gives way (:class:`WouldWait`) and is
-tried again in steps from 0.5 to 20 ms; after ``patience_s`` its writes are answered ``None``, and
-their callers write in a worker thread, which waits for the lock.
+When another process holds the database's lock, the batch gives way at once (:class:`WouldWait`)
+and is tried again 0.5, 1, then every 2 ms: another process holds the lock for its own batch, a
+millisecond or two, and a longer step made the writes' p99 (``docs/server.md``). After
+``patience_s`` its writes are answered ``None``, and their callers write in a worker thread, which
+waits for the lock.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from .games import WouldWait
 T = TypeVar("T")
 
 FIRST_DELAY_S = 0.0005
-LONGEST_DELAY_S = 0.02
+LONGEST_DELAY_S = 0.002
 
 
 class WriteBatches:

@@ -361,12 +361,13 @@ class WouldWait(Exception):
     thread or process is writing; try again in a moment."""
 
 
-AT_ONCE_BUSY_WAIT_MS = 2
-"""How long a write on the event loop lets SQLite wait for another process's write to end (its busy
-handler sleeps, and the loop with it) before it gives way (:class:`WouldWait`). About as long as
-another process holds the lock for one write under load (its statements and the commit's fsync): a
-write that gives way is tried again only after a whole turn of the loop, and under load a turn is
-several milliseconds, so writes that gave way made most of the writes' p99 (``docs/server.md``)."""
+AT_ONCE_BUSY_WAIT_MS = 0
+"""How long a write on the event loop lets SQLite wait for another process's write to end before it
+gives way (:class:`WouldWait`): not at all. SQLite's busy handler sleeps, and the loop with it; a
+batch of writes that gives way is tried again 0.5 to 2 ms later (``batching.py``) while the loop
+answers other requests. With one commit a write, 2 ms had the better p99, since a write that gave
+way waited a whole turn of the loop; with batches, not waiting answers more requests with less CPU
+(``docs/server.md``)."""
 
 
 class MovedOn(ServiceError):

@@ -32,8 +32,8 @@ DEFAULT_URL = "sqlite:///interboard.sqlite"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 SQLITE_BUSY_TIMEOUT_S = 30.0
 BUSY_WAIT_SHORTENED = "busy_wait_shortened"
-"""Set in a connection's ``info`` while its busy timeout is a write's on the event loop (a few
-milliseconds, ``games.AT_ONCE_BUSY_WAIT_MS``): the timeout is set back when the connection returns
+"""Set in a connection's ``info`` while its busy timeout is a write's on the event loop (none,
+``games.AT_ONCE_BUSY_WAIT_MS``): the timeout is set back when the connection returns
 to the pool, or when the event loop's kept connection for reads is done with it (the one kept for
 those writes keeps it: :class:`LoopConnection`)."""
 SQLITE_SYNCHRONOUS = {"full": "FULL", "normal": "NORMAL"}
