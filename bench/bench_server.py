@@ -24,11 +24,11 @@ For each database (``--only`` one of them):
    spent in the app on those requests (its own ``/metrics``: the rest is queueing, the kernel and
    this client), the status of every refused request (there should be no 5xx), the CPU used by the
    server's processes (and of it, by the server's own ``/metrics``, its game service's for each part
-   of the seats' requests: views, trees, orders, Readies, the processing they lead to; the rest is
-   the HTTP server's, the framework's and the kernel's; and the seats' writes committed a commit,
-   by its count of the event loops' batches), by the PostgreSQL processes (throwaway
-   cluster only), by this client and by the whole machine (other processes share the CPUs), where
-   the server's threads are (sampled from /proc: on a CPU, in a futex, sleeping in SQLite's busy
+   of the seats' requests: views, trees, orders, Readies, the processing they lead to, the commits
+   of the writes' batches; the rest is the HTTP server's, the framework's and the kernel's; and the
+   seats' writes a commit, by its count of the event loops' batches), by the PostgreSQL processes
+   (throwaway cluster only), by this client and by the whole machine (other processes share the
+   CPUs), where the server's threads are (sampled from /proc: on a CPU, in a futex, sleeping in SQLite's busy
    back-off, in fsync, waiting on a socket), and on PostgreSQL what its backends are doing
    (pg_stat_activity: running, waiting on a lock, idle in a transaction). Beside the load, a probe
    times a fixed pure-Python loop once a second (:class:`SpeedProbe`): this virtual machine's speed
@@ -631,7 +631,7 @@ SEAT_ROUTES = {f"/api/games/{{game_id}}/{name}" for name in ("seat", "options", 
 
 BATCHES = ("interboard_write_commits_total", "interboard_batched_writes_total")
 SERVICE_CPU = "interboard_service_cpu_seconds_total"
-SERVICE_PARTS = ("view", "tree", "orders", "ready", "process")
+SERVICE_PARTS = ("view", "tree", "orders", "ready", "process", "commit")
 """The parts of the seats' requests the server counts the service's CPU of, as its metrics name them."""
 
 

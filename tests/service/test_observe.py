@@ -227,6 +227,7 @@ def test_metrics_count_the_service_cpu_of_the_seats_requests_by_part(client: Tes
         assert answer.status_code == 200
     assert answer.json()["processed"] is True  # the last Ready processed the phase
     assert spent()["ready"] > 0 and spent()["process"] > 0
+    assert metric(client, cpu, part="commit") > 0  # the batches the writes were committed in
 
 
 def test_readies_sent_together_are_committed_in_batches_and_counted(client: TestClient) -> None:

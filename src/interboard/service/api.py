@@ -17,7 +17,7 @@ import logging
 import os
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal, TextIO, TypeVar
 
@@ -279,7 +279,23 @@ def create_app(
     accounts = AccountService(engine, hasher)
 
     placement = Placement()
-    batches = WriteBatches(service.write_batch, AT_ONCE_PATIENCE_S, metrics.batched)
+
+    @contextlib.contextmanager
+    def counted_batch() -> Iterator[None]:
+        """A batch of the seats' writes (:meth:`GameService.write_batch`), the CPU of opening and
+        committing it counted as ``commit`` (each write's own, as its part's)."""
+        started = time.thread_time()
+        try:
+            with service.write_batch():
+                metrics.spent("commit", time.thread_time() - started)
+                try:
+                    yield
+                finally:
+                    started = time.thread_time()
+        finally:
+            metrics.spent("commit", time.thread_time() - started)
+
+    batches = WriteBatches(counted_batch, AT_ONCE_PATIENCE_S, metrics.batched)
 
     def counted(part: str, work: Callable[..., T]) -> Callable[..., T]:
         """``work``, the CPU its thread spends in it counted as ``part`` of the seats' requests
