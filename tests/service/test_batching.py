@@ -75,8 +75,8 @@ def test_a_write_asked_for_after_a_batch_goes_into_the_next() -> None:
 
 
 def test_a_refused_write_gets_its_own_error_and_leaves_the_others() -> None:
-    db = FakeDatabase()
-    batches = WriteBatches(db.batch, patience_s=1.0)
+    db, sizes = FakeDatabase(), []
+    batches = WriteBatches(db.batch, patience_s=1.0, committed=sizes.append)
 
     def refused(name: str) -> str:
         raise Conflict(f"{name}: the phase moved on")
@@ -90,7 +90,7 @@ def test_a_refused_write_gets_its_own_error_and_leaves_the_others() -> None:
     first, second, third = run(main())  # type: ignore[misc]
     assert (first, third) == ("A", "C")
     assert isinstance(second, Conflict) and "b: the phase moved on" in str(second)
-    assert db.committed == [["a", "c"]]
+    assert db.committed == [["a", "c"]] and sizes == [2]  # the refused write is not counted
 
 
 def test_a_failed_commit_fails_every_write_of_its_batch() -> None:

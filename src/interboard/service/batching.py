@@ -35,7 +35,7 @@ LONGEST_DELAY_S = 0.002
 class WriteBatches:
     """Batches of writes on the running event loop. ``batch()`` opens a batch's transaction (and
     commits it when left without error; :class:`WouldWait` if a lock is held); ``committed(n)`` is
-    told of each commit and how many writes it carried."""
+    told of each commit and how many writes it kept."""
 
     def __init__(
         self,
@@ -77,8 +77,8 @@ class WriteBatches:
             outcomes = [(answer, None, None) for _, answer in due]  # a worker thread will wait
         except Exception as exc:  # the batch failed (its commit, say): none of its writes was kept
             outcomes = [(answer, None, exc) for _, answer in due]
-        else:
-            self._committed(len(due))
+        else:  # the writes kept: not those refused, nor those that need a worker thread (None)
+            self._committed(sum(error is None and value is not None for _, value, error in outcomes))
         del self._due[: len(due)]  # the writes asked for meanwhile stay, for the next batch
         for answer, value, error in outcomes:
             _answer(answer, value, error)
