@@ -28,9 +28,9 @@ For each database (``--only`` one of them):
    of the writes' batches; the rest is the HTTP server's, the framework's and the kernel's; and the
    seats' writes a commit, by its count of the event loops' batches), by the PostgreSQL processes
    (throwaway cluster only), by this client and by the whole machine (other processes share the
-   CPUs), where the server's threads are (sampled from /proc: on a CPU, in a futex, sleeping in SQLite's busy
-   back-off, in fsync, waiting on a socket), and on PostgreSQL what its backends are doing
-   (pg_stat_activity: running, waiting on a lock, idle in a transaction). Beside the load, a probe
+   CPUs), where the server's threads are (sampled from /proc: on a CPU, in a futex, sleeping in
+   SQLite's busy back-off, in fsync, waiting on a socket), and on PostgreSQL what its backends are
+   doing (pg_stat_activity: running, waiting on a lock, idle in a transaction). Beside the load, a probe
    times a fixed pure-Python loop once a second (:class:`SpeedProbe`): this virtual machine's speed
    moves within seconds (a run's mean sample 1.3-1.6 times its fastest), and the server's CPU a
    request with it; the report gives the probe's mean and fastest sample, and the server's CPU a
