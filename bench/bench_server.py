@@ -80,6 +80,7 @@ from typing import Any
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
+from interboard.service.observe import PUBLISH_S
 from interboard.service.pgcluster import Cluster, find_pg_bin, free_port
 
 HOST = "127.0.0.1"
@@ -745,6 +746,7 @@ def load(
             result.finished_games += view["status"] == "finished"
         result.phases = sum(g.end_index - g.start_index for g in games)
         result.phases_by_ready = sum(g.by_ready for g in games)
+        time.sleep(2 * PUBLISH_S)  # each worker publishes its last requests' counts meanwhile
         counts1 = server_counts(http)
         result.service_cpu = {p: counts1.service_cpu[p] - counts0.service_cpu[p] for p in SERVICE_PARTS}
         result.batches = (

@@ -11,6 +11,7 @@ import os
 import re
 import select
 import sys
+import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -18,14 +19,18 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from prometheus_client import CollectorRegistry, Histogram, generate_latest
+from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import create_engine
 
 from interboard.service.api import ENVIRONMENT, RateLimits, app_from_environment, create_app, serving_config
 from interboard.service.games import utcnow
 from interboard.service.observe import (
+    LATENCY_BUCKETS,
     SHARED_METRICS_DIR,
     AccessLog,
     JsonFormatter,
+    Metrics,
     metrics_shared_by_workers,
 )
 
@@ -386,3 +391,97 @@ def test_a_worker_writes_request_lines_on_its_standard_error_unless_told_not_to(
         assert client.get("/healthz", headers={"X-Request-ID": "worker-1"}).status_code == 200
     written = sys.stderr.getvalue()
     assert ("worker-1" in written) is on
+
+
+def samples(registry: CollectorRegistry) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """Every sample a registry reports, by name and labels (the ``_created`` times left out)."""
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(generate_latest(registry).decode())
+        for sample in family.samples
+        if not sample.name.endswith("_created")
+    }
+
+
+def test_latencies_tallied_then_published_make_the_histogram_that_observing_each_makes() -> None:
+    """A request's latency is tallied, and the tally added to the histogram when published: the
+    buckets, count and sum must be those that prometheus-client's ``observe``, called for each,
+    gives (on a bound, between bounds, above them all)."""
+    durations = [0.0, 0.001, 0.005, 0.0051, 0.01, 0.3, 2.5, 9.99, 10.0, 11.0, 0.025, 0.3]
+    metrics = Metrics()
+
+    async def answer_all() -> None:
+        for seconds in durations:
+            metrics.answered("/api/games/{game_id}", "GET", 200, seconds)
+
+    asyncio.run(answer_all())
+    name = "interboard_http_request_duration_seconds"
+    assert not [key for key in samples(metrics.registry) if key[0].startswith(name)]  # tallied only
+    metrics.publish()
+    reference = CollectorRegistry()
+    observed = Histogram(name, "reference", ["route"], buckets=LATENCY_BUCKETS, registry=reference)
+    for seconds in durations:
+        observed.labels(route="/api/games/{game_id}").observe(seconds)
+    published = {key: value for key, value in samples(metrics.registry).items() if key[0].startswith(name)}
+    assert published == samples(reference)
+    counted = samples(metrics.registry)
+    labels = (("method", "GET"), ("route", "/api/games/{game_id}"), ("status", "200"))
+    assert counted["interboard_http_requests_total", labels] == len(durations)
+
+
+def test_a_requests_counts_are_published_within_the_interval_while_the_loop_runs() -> None:
+    """Counts made on an event loop wait in the process, then a timer on the loop publishes them,
+    all together, within ``publish_s``; a publication due on a loop that closed first does not
+    keep the next loop's counts from theirs."""
+    metrics = Metrics(publish_s=0.05)
+    view = ("interboard_service_cpu_seconds_total", (("part", "view"),))
+    commits = ("interboard_write_commits_total", ())
+
+    async def count_then_wait(wait: float) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+        metrics.spent("view", 0.25)
+        metrics.batched(3)
+        metrics.answered("/api/games/{game_id}/seat", "GET", 200, 0.004)
+        before = samples(metrics.registry)
+        await asyncio.sleep(wait)
+        return before
+
+    before = asyncio.run(count_then_wait(0.0))  # the loop closes before its timer is due
+    assert before.get(view, 0.0) == 0.0 and before.get(commits, 0.0) == 0.0
+    assert samples(metrics.registry).get(view, 0.0) == 0.0
+    asyncio.run(count_then_wait(0.3))  # the next loop publishes both requests' counts
+    after = samples(metrics.registry)
+    assert after[view] == 0.5
+    assert after[commits] == 2
+    assert after["interboard_batched_writes_total", ()] == 6
+
+
+def test_counts_from_many_threads_at_once_are_all_kept() -> None:
+    """The service's CPU is counted on worker threads too: tallies made at once are none lost."""
+    metrics = Metrics()
+    start = threading.Barrier(8)
+
+    def count() -> None:
+        start.wait()
+        for _ in range(2000):
+            metrics.spent("tree", 0.5)
+            metrics.batched(1)
+
+    threads = [threading.Thread(target=count) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    metrics.publish()
+    counted = samples(metrics.registry)
+    assert counted["interboard_service_cpu_seconds_total", (("part", "tree"),)] == 8 * 2000 * 0.5
+    assert counted["interboard_write_commits_total", ()] == 8 * 2000
+
+
+def test_the_last_requests_counts_are_published_when_the_app_stops(sqlite_url: str) -> None:
+    app = create_app(sqlite_url, sweep=None, limits=RateLimits.off())
+    app.state.metrics.publish_s = 3600.0  # no timer would publish them
+    with TestClient(app) as client:
+        for _ in range(3):
+            assert client.get("/healthz").status_code == 200
+    labels = (("method", "GET"), ("route", "/healthz"), ("status", "200"))
+    assert samples(app.state.metrics.registry)["interboard_http_requests_total", labels] == 3

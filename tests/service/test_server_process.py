@@ -680,18 +680,19 @@ def test_every_worker_reports_the_metrics_of_all_workers(
         with srv.client() as fresh:
             return fresh.get("/metrics").text
 
-    # The last Ready processed the phase, unless the scheduler of either worker was quicker.
-    wait_for("the phase counted", lambda: sample(scrape(), phases, family="diplomacy") == 1.0, timeout=10)
+    def counted(text: str) -> tuple[float, float, float]:
+        return (
+            sample(text, requests, **ready),
+            sample(text, requests, **variants),
+            sample(text, phases, family="diplomacy"),
+        )
+
+    # The last Ready processed the phase, unless the scheduler of either worker was quicker; each
+    # worker publishes its requests' counts within observe.PUBLISH_S.
+    wait_for("every request and the phase counted", lambda: counted(scrape()) == (7.0, 24.0, 1.0), timeout=10)
     seen = set()
     for _ in range(12):
-        text = scrape()
-        seen.add(
-            (
-                sample(text, requests, **ready),
-                sample(text, requests, **variants),
-                sample(text, phases, family="diplomacy"),
-            )
-        )
+        seen.add(counted(scrape()))
     assert seen == {(7.0, 24.0, 1.0)}, seen
     srv.stop()
     assert list(scratch.iterdir()) == []

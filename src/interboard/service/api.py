@@ -385,6 +385,7 @@ def create_app(
                 await run_in_threadpool(mailer.stop)
             if access is not None:
                 access.flush()
+            metrics.publish()
             service.connections.release()
 
     app = InterboardAPI(
@@ -404,6 +405,7 @@ def create_app(
     app.state.notices = notices
     app.state.limiter = limiter
     app.state.placement = placement
+    app.state.metrics = metrics
     app.add_middleware(LimitBody)
     app.add_middleware(RateLimit, limiter=limiter)  # before the body is read
     # before anything else is done; its counts shared with the quick lane's (InterboardAPI)

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextvars
 import itertools
 import json
@@ -26,6 +27,7 @@ import secrets
 import select
 import shutil
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -230,11 +232,24 @@ def metrics_shared_by_workers() -> Iterator[str]:
         shutil.rmtree(path, ignore_errors=True)
 
 
+PUBLISH_S = 0.2
+"""The longest a request's counts wait in its process before they are published (:class:`Metrics`)."""
+
+
 class Metrics:
     """The server's metrics, in a registry of its own; in a worker of a multi-process server
-    (:func:`metrics_shared_by_workers`), the sum over its workers."""
+    (:func:`metrics_shared_by_workers`), the sum over its workers.
 
-    def __init__(self) -> None:
+    The counts of each request (its answer, its latency, the service's CPU, a batch's writes) are
+    tallied in the process and published to the registry together, at most ``publish_s`` after the
+    first of them, when the process reports them (:meth:`exposition`) and when it stops
+    (:meth:`publish`): a count made in prometheus-client costs a lock and, in a worker of several,
+    a write to its memory-mapped file, and the counts of a request were about 7 % of the app's
+    instructions for it (``bench/bench_instructions.py``). A scrape of another worker sees this
+    one's counts of the last ``publish_s`` on its next scrape."""
+
+    def __init__(self, publish_s: float = PUBLISH_S) -> None:
+        self.publish_s = publish_s
         self.shared = bool(os.environ.get(SHARED_METRICS_DIR))
         """Whether this process counts in the workers' shared files (set before prometheus-client
         was imported: the worker processes are started with it)."""
@@ -258,7 +273,7 @@ class Metrics:
             ["family"],
             registry=self.registry,
         )
-        self._answers: dict[tuple[str, str, int], tuple[Counter, Histogram]] = {}
+        self._answers: dict[tuple[str, str, int], Counter] = {}
         self.service_cpu = Counter(
             "interboard_service_cpu_seconds",
             "CPU seconds of the game service's work for the seats' routes, by part (the rest of the"
@@ -283,34 +298,82 @@ class Metrics:
             buckets=LAG_BUCKETS,
             registry=self.registry,
         )
+        # The tallies not published yet, under one lock: the service's CPU is counted on worker
+        # threads too.
+        self._lock = threading.Lock()
+        self._answered: dict[tuple[str, str, int], int] = {}
+        self._latency: dict[str, _Observed] = {}
+        self._spent: dict[str, float] = {}
+        self._commits = self._writes = 0
+        self._publish_on: asyncio.AbstractEventLoop | None = None
+        """The event loop a publication is due on (``None``: none is due)."""
 
     def answered(self, route: str, method: str, status: int, seconds: float) -> None:
         """A request was answered: counted by route template, method and status, timed by route."""
         method = method if method in METHODS else "other"  # a client may send any method name
         key = (route, method, status)
-        children = self._answers.get(key)
-        if children is None:  # the registry's lookup by label values costs more than the count
-            children = self._answers[key] = (
-                self.requests.labels(route=route, method=method, status=str(status)),
-                self.latency.labels(route=route),
-            )
-        children[0].inc()
-        children[1].observe(seconds)
+        with self._lock:
+            self._answered[key] = self._answered.get(key, 0) + 1
+            observed = self._latency.get(route)
+            if observed is None:
+                observed = self._latency[route] = _Observed(LATENCY_BUCKETS)
+            observed.add(seconds)
+            waiting = self._publish_on
+            if waiting is not None and not waiting.is_closed():
+                return  # a publication is due already
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                loop = None
+            self._publish_on = loop
+        if loop is None:  # no event loop to wait on: published at once
+            self.publish()
+        else:
+            loop.call_later(self.publish_s, self.publish)
 
     def spent(self, part: str, seconds: float) -> None:
-        """The service spent ``seconds`` of a thread's CPU on ``part`` of a seat's request."""
-        child = self._parts.get(part)
-        if child is None:
-            child = self._parts[part] = self.service_cpu.labels(part=part)
-        child.inc(seconds)
+        """The service spent ``seconds`` of a thread's CPU on ``part`` of a seat's request (published
+        with the request's answer)."""
+        with self._lock:
+            self._spent[part] = self._spent.get(part, 0.0) + seconds
 
     def batched(self, writes: int) -> None:
-        """A batch of ``writes`` writes was committed (:class:`~.batching.WriteBatches`)."""
-        self.write_commits.inc()
-        self.batched_writes.inc(writes)
+        """A batch of ``writes`` writes was committed (:class:`~.batching.WriteBatches`; published
+        with its requests' answers)."""
+        with self._lock:
+            self._commits += 1
+            self._writes += writes
+
+    def publish(self) -> None:
+        """Add the counts tallied so far to the registry (or, in a worker, to its shared file)."""
+        with self._lock:
+            answered, self._answered = self._answered, {}
+            latency, self._latency = self._latency, {}
+            spent, self._spent = self._spent, {}
+            commits, writes, self._commits, self._writes = self._commits, self._writes, 0, 0
+            self._publish_on = None
+        for (route, method, status), count in answered.items():
+            child = self._answers.get((route, method, status))
+            if child is None:  # the registry's lookup by label values costs more than the count
+                child = self._answers[route, method, status] = self.requests.labels(
+                    route=route, method=method, status=str(status)
+                )
+            child.inc(count)
+        for route, observed in latency.items():
+            observed.publish(self.latency.labels(route=route))
+        for part, seconds in spent.items():
+            part_child = self._parts.get(part)
+            if part_child is None:
+                part_child = self._parts[part] = self.service_cpu.labels(part=part)
+            part_child.inc(seconds)
+        if commits:
+            self.write_commits.inc(commits)
+            self.batched_writes.inc(writes)
 
     def exposition(self) -> bytes:
-        """The metrics in Prometheus's text format: this app's, or all the workers' summed."""
+        """The metrics in Prometheus's text format: this app's, or all the workers' summed (this
+        process's tallies published first)."""
+        self.publish()
         if not self.shared:
             return generate_latest(self.registry)
         every_worker = CollectorRegistry()
@@ -323,6 +386,33 @@ class Metrics:
         self.phases.labels(family=family).inc()
         if lag is not None:
             self.deadline_lag.observe(lag)
+
+
+class _Observed:
+    """Observations of one histogram child, tallied until published: their sum and their count in
+    each bucket (the last: above every bound)."""
+
+    __slots__ = ("bounds", "counts", "total")
+
+    def __init__(self, bounds: tuple[float, ...]) -> None:
+        self.bounds = bounds
+        self.counts = [0] * (len(bounds) + 1)
+        self.total = 0.0
+
+    def add(self, amount: float) -> None:
+        self.total += amount
+        self.counts[bisect.bisect_left(self.bounds, amount)] += 1  # the first bound >= amount
+
+    def publish(self, child: Histogram) -> None:
+        """Add the tally to ``child``, as as many calls of its ``observe`` would. prometheus-client
+        has no call that adds several observations at once; a histogram child keeps its sum and
+        buckets as values with ``inc`` (``_sum``, ``_buckets``), and
+        ``tests/service/test_observe.py`` compares the two ways, so a version that keeps them
+        otherwise fails there."""
+        child._sum.inc(self.total)
+        for bucket, count in zip(child._buckets, self.counts, strict=True):
+            if count:
+                bucket.inc(count)
 
 
 def route_template(scope: Scope, arrived: Scope) -> str:
