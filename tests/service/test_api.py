@@ -5,6 +5,7 @@ Runs on each database of the ``db_url`` fixture (SQLite, and PostgreSQL where av
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from interboard.service.api import RateLimits, create_app
+from interboard.service.schemas import Strict
 
 from .writer import another_thread_writing
 
@@ -345,6 +347,18 @@ def test_text_with_nul_is_refused_on_every_database(client: TestClient) -> None:
     assert r.status_code == 422
     assert "NUL" in str(r.json())
     assert client.get("/api/games/a%00b").status_code == 422
+    # A seat's writes, whose text fields refuse NUL by their patterns, whichever way they are sent.
+    gid, _, tokens = full_game(client)
+    auth = {"Authorization": f"Bearer {tokens['FRANCE']}"}
+    for path, body in [
+        ("orders", {"phase": "S1901M", "orders": ["A Par - Bur", "F Bre\x00 - Mao"]}),
+        ("orders", {"phase": "S19\x0001M", "orders": []}),
+        ("ready", {"phase": "S1901M\x00", "value": True}),
+    ]:
+        r = client.put(f"/api/games/{gid}/{path}", json=body, headers=auth)
+        assert r.status_code == 422, (path, body, r.text)
+        assert "NUL" in r.text
+    assert client.get(f"/api/games/{gid}/seat", headers=auth).json()["seat"]["orders"] == []
 
 
 def test_framework_errors_use_the_error_format(client: TestClient) -> None:
@@ -459,3 +473,36 @@ def test_the_rules_work_on_the_event_loop_while_it_is_quick_and_in_a_thread_once
             assert r.status_code == 200, r.text
         assert r.json()["processed"] is True
     assert [w for name, w in where if name == "process"] == ["thread", quick]
+
+
+def test_a_body_that_skips_the_whole_body_nul_check_refuses_nul_in_each_text_field() -> None:
+    """``Strict.nul_refused_by_fields`` skips the look at the whole body: only a model each of whose
+    text fields (list items too) has a pattern that refuses NUL may say so."""
+    flagged = [model for model in _subclasses(Strict) if model.nul_refused_by_fields]
+    assert flagged, "no model skips the check: the flag is tested on nothing"
+    for model in flagged:
+        texts = list(_text_schemas(model.model_json_schema()))
+        assert texts, model
+        for where, schema in texts:
+            pattern = schema.get("pattern")
+            assert pattern is not None, (model.__name__, where)
+            assert re.search(pattern, "a\x00b") is None and re.search(pattern, "ab"), (model.__name__, where)
+
+
+def _subclasses(cls: type) -> Iterator[Any]:
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+def _text_schemas(schema: dict[str, Any], where: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every string schema in a JSON schema (properties, list items), with where it is."""
+    if schema.get("type") == "string":
+        yield where, schema
+    for name, sub in schema.get("properties", {}).items():
+        yield from _text_schemas(sub, f"{where}.{name}")
+    if isinstance(schema.get("items"), dict):
+        yield from _text_schemas(schema["items"], f"{where}[]")
+    for key in ("anyOf", "allOf", "oneOf"):
+        for sub in schema.get(key, ()):
+            yield from _text_schemas(sub, where)

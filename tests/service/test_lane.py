@@ -79,6 +79,13 @@ CASES = {
         "PUT", "orders", json.dumps(ORDERS).encode(), headers={"Content-Type": "text/plain"}, lane=False
     ),
     "a body that is not UTF-8": Case("PUT", "ready", b'{"phase": "S1901M\xff", "value": true}', lane=False),
+    "an order with a NUL in it (its pattern refuses it)": Case(
+        "PUT", "orders", {"phase": "S1901M", "orders": ["A Par\x00 - Bur"]}, lane=False
+    ),
+    "a phase with a NUL in it": Case("PUT", "ready", {"phase": "S1901M\x00", "value": True}, lane=False),
+    "a field given twice (the last one counts, as json.loads reads it)": Case(
+        "PUT", "ready", b'{"phase": "F1900M", "value": true, "phase": "S1901M"}'
+    ),
     "a chunked body over the limit (413 as it comes)": Case(
         "PUT", "orders", b'{"phase": "S1901M", "orders": ["' + b" " * MAX_BODY + b'"]}', chunked=True
     ),

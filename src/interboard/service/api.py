@@ -28,7 +28,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
 from prometheus_client import CONTENT_TYPE_LATEST
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from pydantic_core import to_json
 from sse_starlette.sse import EventSourceResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -124,6 +124,10 @@ class TokenBody(BaseModel):
 
 
 class OrdersBody(Strict):
+    # Patterns without lookahead: Rust's regex engine, quicker than Python's for each order.
+    model_config = ConfigDict(regex_engine="rust-regex")
+    nul_refused_by_fields = True
+
     phase: str = Field(
         max_length=PHASE_MAX,
         pattern=NO_NUL,
@@ -133,6 +137,9 @@ class OrdersBody(Strict):
 
 
 class PhaseFlagBody(Strict):
+    model_config = ConfigDict(regex_engine="rust-regex")
+    nul_refused_by_fields = True
+
     phase: str = Field(
         max_length=PHASE_MAX,
         pattern=NO_NUL,
