@@ -17,7 +17,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -186,8 +186,7 @@ class LoopConnection:
         for conn in kept.values():
             conn.close()  # back to the pool, its busy timeout set back (the pool's checkin)
 
-    @contextmanager
-    def connect(self, busy_wait_ms: int | None = None) -> Iterator[Connection]:
+    def connect(self, busy_wait_ms: int | None = None) -> AbstractContextManager[Connection]:
         """A connection: a kept one on the loop's thread, else (or while it is in use) the pool's.
         ``busy_wait_ms``: SQLite waits at most that long for another's lock on it, rather than
         :data:`SQLITE_BUSY_TIMEOUT_S` (the loop's writes that give way rather than wait). On the
@@ -195,33 +194,54 @@ class LoopConnection:
         rather than set and set back at every write; a pool's connection has it set back when it
         returns to the pool."""
         if busy_wait_ms in self._in_use or self._thread != threading.get_ident():
-            with self.engine.connect() as pooled:
-                if busy_wait_ms is not None:
-                    _shorten_busy_wait(pooled, busy_wait_ms)
-                yield pooled
-            return
-        conn = self._kept.get(busy_wait_ms)
+            return self._pooled(busy_wait_ms)
+        return _KeptUse(self, busy_wait_ms)
+
+    @contextmanager
+    def _pooled(self, busy_wait_ms: int | None) -> Iterator[Connection]:
+        with self.engine.connect() as pooled:
+            if busy_wait_ms is not None:
+                _shorten_busy_wait(pooled, busy_wait_ms)
+            yield pooled
+
+
+class _KeptUse:
+    """One use of a :class:`LoopConnection`'s kept connection: left as the pool would leave it. A
+    class rather than a ``contextlib.contextmanager``: every request on the loop makes one, and a
+    generator's context manager costs several times these two calls."""
+
+    __slots__ = ("busy_wait_ms", "conn", "kept")
+
+    def __init__(self, kept: LoopConnection, busy_wait_ms: int | None) -> None:
+        self.kept = kept
+        self.busy_wait_ms = busy_wait_ms
+
+    def __enter__(self) -> Connection:
+        kept, busy_wait_ms = self.kept, self.busy_wait_ms
+        conn = kept._kept.get(busy_wait_ms)
         if conn is None or conn.closed or conn.invalidated:
-            conn = self._kept[busy_wait_ms] = self.engine.connect()
+            conn = kept._kept[busy_wait_ms] = kept.engine.connect()
             if busy_wait_ms is not None:
                 _shorten_busy_wait(conn, busy_wait_ms)
-        self._in_use.add(busy_wait_ms)
+        kept._in_use.add(busy_wait_ms)
+        self.conn = conn
+        return conn
+
+    def __exit__(self, *exc: object) -> None:
+        kept, busy_wait_ms, conn = self.kept, self.busy_wait_ms, self.conn
+        kept._in_use.discard(busy_wait_ms)
         try:
-            yield conn
-        finally:
-            self._in_use.discard(busy_wait_ms)
-            try:
-                if conn.in_transaction():  # a read that went through SQLAlchemy's execution
-                    conn.rollback()
-                else:  # as the pool's reset on return does (nothing to undo, unless a caller began)
-                    conn.connection.driver_connection.rollback()  # type: ignore[union-attr]
-                if busy_wait_ms is None:  # a caller's shortened timeout (the other's stays short)
-                    _restore_busy_wait(conn.connection.driver_connection, conn.connection.info)
-            except (SQLAlchemyError, sqlite3.Error):  # a broken connection: the next use opens another
-                self._kept.pop(busy_wait_ms, None)
-                with contextlib.suppress(SQLAlchemyError):
-                    conn.invalidate()
-                conn.close()
+            if conn.in_transaction():  # a read that went through SQLAlchemy's execution
+                conn.rollback()
+            else:  # as the pool's reset on return does (nothing to undo, unless a caller began)
+                conn.connection.driver_connection.rollback()  # type: ignore[union-attr]
+            if busy_wait_ms is None:  # a caller's shortened timeout (the other's stays short)
+                _restore_busy_wait(conn.connection.driver_connection, conn.connection.info)
+        except (SQLAlchemyError, sqlite3.Error):  # a broken connection: the next use opens another
+            kept._kept.pop(busy_wait_ms, None)
+            with contextlib.suppress(SQLAlchemyError):
+                conn.invalidate()
+            conn.close()
 
 
 def _write_ahead_log(cursor: Any) -> None:
