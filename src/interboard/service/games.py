@@ -520,7 +520,7 @@ class GameService:
         if at_once and batch is not None:
             # Inside the event loop's batch (:meth:`write_batch`): a savepoint of its transaction,
             # rolled back alone if this write fails.
-            raw = batch.connection.driver_connection
+            raw = batch.connection.dbapi_connection
             raw.execute("SAVEPOINT one_write")  # type: ignore[union-attr]
             try:
                 yield batch
@@ -547,7 +547,7 @@ class GameService:
         (announcing the change) is done once the batch has committed. :class:`WouldWait` if a lock
         is held; an error of the commit is raised here (then none of the writes was kept)."""
         with self._writer(at_once=True), self.connections.connect(AT_ONCE_BUSY_WAIT_MS) as conn:
-            raw = conn.connection.driver_connection
+            raw = conn.connection.dbapi_connection
             try:
                 raw.execute("BEGIN IMMEDIATE")  # type: ignore[union-attr]
             except sqlite3.OperationalError as exc:

@@ -113,7 +113,7 @@ class Prepared:
     @staticmethod
     def _call(conn: Connection, compiled: _Compiled, parameters: Any, many: bool) -> Any:
         """The driver's cursor, having run the statement (once, or for each of ``parameters``)."""
-        cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
         try:
             (cursor.executemany if many else cursor.execute)(compiled.sql, parameters)
         except conn.dialect.loaded_dbapi.Error as exc:

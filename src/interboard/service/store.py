@@ -151,7 +151,7 @@ def _shorten_busy_wait(conn: Connection, busy_wait_ms: int) -> None:
     timeout is set back (:data:`BUSY_WAIT_SHORTENED`)."""
     # On the driver's connection: a pragma needs none of SQLAlchemy's execution (a result, the
     # autobegin), which costs more than the pragma.
-    conn.connection.driver_connection.execute(f"PRAGMA busy_timeout = {int(busy_wait_ms)}")  # type: ignore[union-attr]
+    conn.connection.dbapi_connection.execute(f"PRAGMA busy_timeout = {int(busy_wait_ms)}")  # type: ignore[union-attr]
     conn.connection.info[BUSY_WAIT_SHORTENED] = True
 
 
@@ -234,9 +234,9 @@ class _KeptUse:
             if conn.in_transaction():  # a read that went through SQLAlchemy's execution
                 conn.rollback()
             else:  # as the pool's reset on return does (nothing to undo, unless a caller began)
-                conn.connection.driver_connection.rollback()  # type: ignore[union-attr]
+                conn.connection.dbapi_connection.rollback()  # type: ignore[union-attr]
             if busy_wait_ms is None:  # a caller's shortened timeout (the other's stays short)
-                _restore_busy_wait(conn.connection.driver_connection, conn.connection.info)
+                _restore_busy_wait(conn.connection.dbapi_connection, conn.connection.info)
         except (SQLAlchemyError, sqlite3.Error):  # a broken connection: the next use opens another
             kept._kept.pop(busy_wait_ms, None)
             with contextlib.suppress(SQLAlchemyError):
