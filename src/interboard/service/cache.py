@@ -44,8 +44,9 @@ class NotKept(Exception):
 class without_rules:
     """Within: a missing entry that the rules make raises :class:`NotKept` rather than being made.
 
-    A class rather than a ``contextlib.contextmanager``: every seat's view and write enters it,
-    and a generator's context manager costs several times the two calls here."""
+    A class rather than a ``contextlib.contextmanager`` (named as the function it replaced):
+    every seat's view and write enters it, and a generator's context manager costs several times
+    the two calls here."""
 
     __slots__ = ("_token",)
 

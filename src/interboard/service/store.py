@@ -192,7 +192,8 @@ class LoopConnection:
         :data:`SQLITE_BUSY_TIMEOUT_S` (the loop's writes that give way rather than wait). On the
         loop's thread that is a second kept connection, its timeout set once when it is opened,
         rather than set and set back at every write; a pool's connection has it set back when it
-        returns to the pool."""
+        returns to the pool. Whether the kept one is in use is asked here, so enter the result at
+        once (``with connect() as conn``), as every caller does."""
         if busy_wait_ms in self._in_use or self._thread != threading.get_ident():
             return self._pooled(busy_wait_ms)
         return _KeptUse(self, busy_wait_ms)
