@@ -15,7 +15,7 @@ import secrets
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime, timedelta
 from functools import cached_property, partial
@@ -271,6 +271,27 @@ class Snapshot:
         return to_json(self.public)
 
 
+class _Savepoint:
+    """A write inside the event loop's batch (:meth:`GameService.write_batch`): a savepoint of the
+    batch's transaction, rolled back alone if the write fails. A class rather than a generator's
+    context manager: every write of a batch makes one."""
+
+    __slots__ = ("batch", "raw")
+
+    def __init__(self, batch: Connection) -> None:
+        self.batch = batch
+        self.raw: Any = batch.connection.dbapi_connection
+
+    def __enter__(self) -> Connection:
+        self.raw.execute("SAVEPOINT one_write")
+        return self.batch
+
+    def __exit__(self, failed: type[BaseException] | None, *exc: object) -> None:
+        if failed is not None:
+            self.raw.execute("ROLLBACK TO one_write")
+        self.raw.execute("RELEASE one_write")
+
+
 @dataclass(frozen=True)
 class _Plan:
     """A due phase as read for processing (:meth:`GameService._plan`)."""
@@ -512,24 +533,17 @@ class GameService:
         finally:
             lock.release()  # type: ignore[attr-defined]
 
-    @contextmanager
-    def _write_tx(self, at_once: bool = False) -> Iterator[Connection]:
+    def _write_tx(self, at_once: bool = False) -> AbstractContextManager[Connection]:
         """A write transaction on a plain connection, holding the process's writer lock (SQLite).
-        ``at_once``: :class:`WouldWait` rather than wait, for the writer lock or the file's."""
+        ``at_once``: :class:`WouldWait` rather than wait, for the writer lock or the file's. Inside
+        the event loop's batch (:meth:`write_batch`): a savepoint of its transaction."""
         batch = self._batch_of_this_thread()
         if at_once and batch is not None:
-            # Inside the event loop's batch (:meth:`write_batch`): a savepoint of its transaction,
-            # rolled back alone if this write fails.
-            raw = batch.connection.dbapi_connection
-            raw.execute("SAVEPOINT one_write")  # type: ignore[union-attr]
-            try:
-                yield batch
-            except BaseException:
-                raw.execute("ROLLBACK TO one_write")  # type: ignore[union-attr]
-                raw.execute("RELEASE one_write")  # type: ignore[union-attr]
-                raise
-            raw.execute("RELEASE one_write")  # type: ignore[union-attr]
-            return
+            return _Savepoint(batch)
+        return self._own_write_tx(at_once)
+
+    @contextmanager
+    def _own_write_tx(self, at_once: bool) -> Iterator[Connection]:
         try:
             busy_wait_ms = AT_ONCE_BUSY_WAIT_MS if at_once else None
             with self._writer(at_once), self.connections.connect(busy_wait_ms) as conn, conn.begin():

@@ -166,14 +166,17 @@ class AccessLog:
         self, rid: str, method: str, path: str, route: str, status: int, seconds: float, now: float
     ) -> None:
         """A request was answered at ``now`` (seconds since the epoch)."""
-        ms = round(seconds * 1000, 1)
+        ms = repr(round(seconds * 1000, 1))
+        status = int(status)
         # The line's shape is fixed, so it is put together here rather than by json's encoder,
-        # which costs several times more for its setup than for the line.
+        # which costs several times more for its setup than for the line. JSON escapes character
+        # by character, so the message is its parts' escapes joined (digits and spaces need none).
+        method_json, path_json = _quoted(method), _quoted(path)
         line = (
             f'{{"time": "{utc_stamp(now)}", "level": "INFO", "logger": "{ACCESS_LOGGER}", '
-            f'"message": {_quoted(f"{method} {path} {status} {ms} ms")}, "request_id": {_quoted(rid)}, '
-            f'"method": {_quoted(method)}, "path": {_quoted(path)}, "route": {_quoted(route)}, '
-            f'"status": {int(status)}, "duration_ms": {float(ms)!r}}}'
+            f'"message": "{method_json[1:-1]} {path_json[1:-1]} {status} {ms} ms", '
+            f'"request_id": {_quoted(rid)}, "method": {method_json}, "path": {path_json}, '
+            f'"route": {_quoted(route)}, "status": {status}, "duration_ms": {ms}}}'
         )
         if not self._lines:
             try:
