@@ -467,10 +467,15 @@ def test_counts_from_many_threads_at_once_are_all_kept() -> None:
             metrics.batched(1)
 
     threads = [threading.Thread(target=count) for _ in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    switching = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switched as often as can be: without the lock, counts are lost
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(switching)
     metrics.publish()
     counted = samples(metrics.registry)
     assert counted["interboard_service_cpu_seconds_total", (("part", "tree"),)] == 8 * 2000 * 0.5
