@@ -123,11 +123,15 @@ class TokenBody(BaseModel):
     account: str | None = Field(None, description="the signed-in account the seat is bound to (null: none)")
 
 
-class OrdersBody(Strict):
-    # Patterns without lookahead: Rust's regex engine, quicker than Python's for each order.
+class SeatWriteBody(Strict):
+    """A seat's frequent write (orders, Ready): patterns without lookahead, on Rust's regex engine
+    (quicker than Python's, for each order), each text field's refusing NUL."""
+
     model_config = ConfigDict(regex_engine="rust-regex")
     nul_refused_by_fields = True
 
+
+class OrdersBody(SeatWriteBody):
     phase: str = Field(
         max_length=PHASE_MAX,
         pattern=NO_NUL,
@@ -136,10 +140,7 @@ class OrdersBody(Strict):
     orders: list[Annotated[str, Field(max_length=200, pattern=NO_NUL)]] = Field(max_length=MAX_ORDERS)
 
 
-class PhaseFlagBody(Strict):
-    model_config = ConfigDict(regex_engine="rust-regex")
-    nul_refused_by_fields = True
-
+class PhaseFlagBody(SeatWriteBody):
     phase: str = Field(
         max_length=PHASE_MAX,
         pattern=NO_NUL,
