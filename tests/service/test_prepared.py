@@ -7,12 +7,12 @@ import dataclasses
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, select, update
 
 from interboard.service import games as g
 from interboard.service.games import GameService, NewGame
-from interboard.service.models import OrdersRow
-from interboard.service.prepared import Prepared
+from interboard.service.models import GameRow, OrdersRow
+from interboard.service.prepared import SHARED_KEPT, Prepared, _converted_once
 from interboard.service.security import hash_token
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
@@ -95,3 +95,58 @@ def test_prepared_inserts_write_the_rows_sqlalchemy_reads_back(store: Engine) ->
         ("FRANCE", ["A Par - Bur"], at),
         ("ITALY", ["ITALY order"], at),
     ]
+
+
+def test_a_heads_decoded_values_are_shared_between_reads_and_follow_each_change(store: Engine) -> None:
+    service = GameService(store)
+    gid = service.create(NewGame(seats={p: p.title() for p in POWERS}, deadlines={"movement": 600})).game_id
+    params = {"game_id": gid}
+    with store.connect() as conn:
+        first = g.HEAD_OF_GAME.first(conn, params)
+        again = g.HEAD_OF_GAME.first(conn, params)
+        assert again == first
+        if store.dialect.name == "sqlite":  # the driver gives the JSON as text: decoded once
+            assert again.settings is first.settings and again.deadline is first.deadline
+    changed = {**first.settings, "press": "gunboat"}
+    later = datetime(2031, 1, 1, tzinfo=UTC)
+    with store.begin() as conn:
+        conn.execute(update(GameRow).where(GameRow.id == gid).values(settings=changed, deadline=later))
+    with store.connect() as conn:
+        head = g.HEAD_OF_GAME.first(conn, params)
+        expected = conn.execute(g.HEAD_OF_GAME.statement, params).one()  # type: ignore[call-overload]
+    assert head.settings == changed and head.deadline == later
+    assert dataclasses.astuple(head) == tuple(expected)
+    assert first.settings["press"] != "gunboat"  # the value read before is not the new one
+
+
+def test_a_shared_conversion_is_bounded_and_passes_unhashable_values_through() -> None:
+    calls: list[Any] = []
+
+    def decode(raw: Any) -> Any:
+        calls.append(raw)
+        return {"decoded": raw} if isinstance(raw, str) else raw
+
+    once = _converted_once(decode)
+    assert once("a") is once("a") and calls == ["a"]
+    for i in range(SHARED_KEPT):
+        once(str(i))
+    assert len(calls) == SHARED_KEPT + 1
+    once("a")  # forgotten when the kept values were many: decoded again
+    assert calls[-1] == "a" and len(calls) == SHARED_KEPT + 2
+    given = {"already": "decoded"}  # as PostgreSQL's driver gives JSON
+    assert once(given) is given and once(given) is given and calls[-2:] == [given, given]
+
+
+def test_a_seats_read_goes_by_its_game_and_token_to_one_row(store: Engine) -> None:
+    if store.dialect.name != "sqlite":  # PostgreSQL's planner picks by the table's size
+        return
+    service = GameService(store)
+    created = service.create(NewGame(seats={p: p.title() for p in POWERS}))
+    params = {"game_id": created.game_id, "token_hash": hash_token(created.seat_tokens["FRANCE"])}
+    with store.connect() as conn:
+        compiled = g.HEAD_AND_SEAT._compiled_on(conn)[1]
+        raw = conn.connection.dbapi_connection
+        assert raw is not None
+        explained = raw.execute(f"EXPLAIN QUERY PLAN {compiled.sql}", compiled.parameters(params))
+        plan = [row[3] for row in explained]
+    assert any("ix_seats_game_id_token_hash (game_id=? AND token_hash=?)" in step for step in plan), plan

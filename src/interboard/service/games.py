@@ -119,7 +119,7 @@ class SeatLine(NamedTuple):
 
 
 _HEAD = select(*(getattr(GameRow, f.name) for f in fields(Head))).where(GameRow.id == bindparam("game_id"))
-HEAD_OF_GAME = Prepared(_HEAD, Head)
+HEAD_OF_GAME = Prepared(_HEAD, Head, shared=True)
 _SEAT_LINE = (SeatRow.seat, SeatRow.kind, SeatRow.player, SeatRow.ready)
 SEATS_OF_GAME = Prepared(
     select(*_SEAT_LINE).where(SeatRow.game_id == bindparam("game_id")).order_by(SeatRow.id), SeatLine
@@ -130,9 +130,9 @@ _HEAD_AND_SEAT = (
     .outerjoin(SeatRow, and_(SeatRow.game_id == GameRow.id, SeatRow.token_hash == bindparam("token_hash")))
     .where(GameRow.id == bindparam("game_id"))
 )
-HEAD_AND_SEAT = Prepared(_HEAD_AND_SEAT)
+HEAD_AND_SEAT = Prepared(_HEAD_AND_SEAT, shared=True)
 """The game's head and the token's seat (NULLs: the token holds none) in one statement."""
-HEAD_AND_SEAT_FOR_UPDATE = Prepared(_HEAD_AND_SEAT.with_for_update(of=GameRow))
+HEAD_AND_SEAT_FOR_UPDATE = Prepared(_HEAD_AND_SEAT.with_for_update(of=GameRow), shared=True)
 HEAD_WIDTH = len(fields(Head))
 STATE_OF_PHASE = Prepared(
     select(GameRow.state).where(

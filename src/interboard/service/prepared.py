@@ -27,6 +27,32 @@ from sqlalchemy.sql.expression import ClauseElement
 Convert = Callable[[Any], Any]
 """A value's conversion to or from what the driver takes and gives."""
 
+SHARED_KEPT = 4096
+"""The most values a shared conversion keeps (:func:`_converted_once`); past it, it starts again."""
+
+
+def _converted_once(convert: Convert) -> Convert:
+    """``convert``, made once for each value the driver gives and then shared: a JSON column or a
+    date read as text is decoded at each read, though a game's settings and deadline change a few
+    times a game, and the decoding (SQLAlchemy's processors and ``json.loads``) was a fifth of a
+    warm read of a game's head. A value the driver gives decoded already (a dict, from
+    PostgreSQL's driver) cannot be a key: it is converted each time."""
+    kept: dict[Any, Any] = {}
+
+    def convert_once(raw: Any) -> Any:
+        try:
+            return kept[raw]
+        except KeyError:
+            value = convert(raw)
+            if len(kept) >= SHARED_KEPT:
+                kept.clear()
+            kept[raw] = value
+            return value
+        except TypeError:  # unhashable
+            return convert(raw)
+
+    return convert_once
+
 
 @dataclass(frozen=True)
 class _Compiled:
@@ -45,7 +71,9 @@ class _Compiled:
     """The result columns that have a conversion, by position (most have none)."""
 
     @classmethod
-    def of(cls, statement: ClauseElement, dialect: Dialect) -> _Compiled:
+    def of(cls, statement: ClauseElement, dialect: Dialect, shared: bool = False) -> _Compiled:
+        """``shared``: each result column's conversion is made once a value and shared
+        (:func:`_converted_once`)."""
         compiled = statement.compile(dialect=dialect)
         assert isinstance(compiled, SQLCompiler)
         if compiled.escaped_bind_names:
@@ -60,7 +88,9 @@ class _Compiled:
         fixed = {name: bind.value for name, bind in compiled.binds.items() if not bind.required}
         columns = getattr(statement, "selected_columns", ())
         results = [c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns]
-        converted = tuple((i, f) for i, f in enumerate(results) if f is not None)
+        converted = tuple(
+            (i, _converted_once(f) if shared else f) for i, f in enumerate(results) if f is not None
+        )
         order = tuple(compiled.positiontup or ()) if compiled.positional else None
         return cls(str(compiled), order, fixed, binds, len(results), converted)
 
@@ -90,11 +120,16 @@ def _values(*values: Any) -> tuple[Any, ...]:
 
 class Prepared:
     """A Core statement run on the driver's cursor; ``row``: what each result row is made into (a
-    named tuple's class, say; by default a tuple)."""
+    named tuple's class, say; by default a tuple). ``shared``: a column's converted value (a dict
+    from JSON, a date) is made once for each value read and shared by every row that reads it, so
+    the rows must be read, never changed (the games' heads: read at every seat's request)."""
 
-    def __init__(self, statement: ClauseElement, row: Callable[..., Any] = _values) -> None:
+    def __init__(
+        self, statement: ClauseElement, row: Callable[..., Any] = _values, shared: bool = False
+    ) -> None:
         self.statement = statement
         self._row = row
+        self._shared = shared
         self._compiled: dict[tuple[str, str], _Compiled] = {}
 
     def _execute(self, on: Connection | Session, params: Mapping[str, Any]) -> tuple[Any, _Compiled]:
@@ -107,7 +142,7 @@ class Prepared:
         key = (dialect.name, dialect.driver)
         compiled = self._compiled.get(key)
         if compiled is None:
-            compiled = self._compiled[key] = _Compiled.of(self.statement, dialect)
+            compiled = self._compiled[key] = _Compiled.of(self.statement, dialect, self._shared)
         return conn, compiled
 
     @staticmethod
