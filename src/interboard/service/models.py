@@ -12,6 +12,7 @@ from sqlalchemy import (
     DateTime,
     Dialect,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -99,10 +100,14 @@ class GameRow(Base):
 
 class SeatRow(Base):
     __tablename__ = "seats"
-    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+    __table_args__ = (
+        UniqueConstraint("game_id", "seat"),
+        # A seat's request reads its seat by game and token (the index serves reads by game too).
+        Index("ix_seats_game_id_token_hash", "game_id", "token_hash"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     seat: Mapped[str] = mapped_column(String(32))
     kind: Mapped[str] = mapped_column(String(16))
     """open, player, bot"""
