@@ -588,6 +588,7 @@ def test_workers_share_the_port_and_process_each_phase_once(
                         json={"phase": "S1901M", "value": True},
                     )
                     assert r.status_code == 200, r.text
+                    assert "server" not in r.headers
         for gid, _ in games:
             wait_for(
                 "the phase played", lambda gid=gid: c.get(f"/api/games/{gid}").json()["phase"] == "F1901M", 10
@@ -752,6 +753,7 @@ def test_a_real_server_logs_json_with_request_ids_counts_and_rate_limits(
     with server.client() as client:
         made = client.post("/api/games", json={}, headers={"X-Request-ID": "made-1"})
         assert made.status_code == 201 and made.headers["X-Request-ID"] == "made-1"
+        assert "server" not in made.headers  # the software is not named to every client
         gid, gm = made.json()["game_id"], made.json()["gm_token"]
         assert (
             client.post(
