@@ -32,7 +32,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic_core import to_json
 from sse_starlette.sse import EventSourceResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.middleware.exceptions import ExceptionMiddleware
 from starlette.routing import Match, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -250,10 +249,12 @@ class InterboardAPI(FastAPI):
         await super().__call__(scope, receive, send)
 
     def _quick_stack(self, lane: Lane) -> ASGIApp:
-        """The lane inside the app's exception handlers (but the 500's, which :class:`Observe`
-        gives) and its middlewares, as FastAPI's own stack has them."""
-        handlers = {key: h for key, h in self.exception_handlers.items() if key not in (500, Exception)}
-        app: ASGIApp = ExceptionMiddleware(lane.handle, handlers=handlers, debug=self.debug)
+        """The lane with the app's exception handlers (but the 500's, which :class:`Observe` gives),
+        inside its middlewares, as FastAPI's own stack has them."""
+        lane.answer_errors_with(
+            {key: h for key, h in self.exception_handlers.items() if key not in (500, Exception)}
+        )
+        app: ASGIApp = lane.handle
         for cls, args, kwargs in reversed(self.user_middleware):
             app = cls(app, *args, **kwargs)
         return app

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 from fastapi.middleware.asyncexitstack import AsyncExitStackMiddleware
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
-from starlette.requests import ClientDisconnect
+from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Match
 from starlette.types import Message, Receive, Scope, Send
@@ -57,6 +58,16 @@ class Lane(BaseRoute):
             self._routes[(method, name)] = (route, body)
         names = "|".join(re.escape(name) for _, name in self._routes)
         self._path = re.compile(rf"/api/games/({GAME_ID})/({names})")
+        self._by_class: dict[type[BaseException], ErrorHandler] = {}
+        self._by_status: dict[int, ErrorHandler] = {}
+
+    def answer_errors_with(self, handlers: Mapping[Any, ErrorHandler]) -> None:
+        """The app's exception handlers (keyed by exception class or status), which answer what an
+        endpoint raises (the service's 404, say) as Starlette's ``ExceptionMiddleware`` would. The
+        lane looks them up only when an endpoint raises, where that middleware wraps every request:
+        about 18,000 instructions of a seat's view (``docs/server.md``)."""
+        self._by_class = {key: h for key, h in handlers.items() if not isinstance(key, int)}
+        self._by_status = {key: h for key, h in handlers.items() if isinstance(key, int)}
 
     def matches(self, scope: Scope) -> tuple[Match, Scope]:
         if scope["type"] == "http" and not scope.get("root_path"):
@@ -73,42 +84,73 @@ class Lane(BaseRoute):
         return Match.NONE, {}
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            response = await self._answer(scope, receive, send)
+        except Exception as exc:
+            response = await self._error_answer(exc, scope, receive, send)
+        if response is not None:
+            await response(scope, receive, send)
+
+    async def _answer(self, scope: Scope, receive: Receive, send: Send) -> Response | None:
+        """The endpoint's answer; ``None`` if the request was handed to its FastAPI route (which
+        answered it)."""
         route, model = self._routes[(scope["method"], scope["path"].rpartition("/")[2])]
         token = _token(scope)
         if token is None:
-            await _to_fastapi(route, scope, receive, send)
-            return
+            await self._to_fastapi(route, scope, receive, send)
+            return None
         arguments: dict[str, Any] = {"game_id": scope["path_params"]["game_id"], "token": token}
         if model is not None:
             if (request_header(scope, b"content-type") or b"").lower() not in _JSON:
-                await _to_fastapi(route, scope, receive, send)
-                return
+                await self._to_fastapi(route, scope, receive, send)
+                return None
             raw = await _body(receive)
             try:
                 # Parsed and checked in one pass by pydantic-core (json.loads, then validating the
                 # objects it made, cost more); what it refuses goes to FastAPI, as below.
                 arguments["body"] = model.model_validate_json(raw)
             except (ValueError, ValidationError):  # FastAPI says what is wrong, as on any route
-                await _to_fastapi(route, scope, _replay(raw, receive), send)
-                return
+                await self._to_fastapi(route, scope, _replay(raw, receive), send)
+                return None
         endpoint: Callable[..., Awaitable[Any]] = route.endpoint
         response = await endpoint(**arguments)
         if not isinstance(response, Response):
             raise TypeError(f"the lane's endpoints answer with a Response, not {type(response).__name__}")
-        await response(scope, receive, send)
+        return response
+
+    async def _error_answer(self, exc: Exception, scope: Scope, receive: Receive, send: Send) -> Response:
+        """The app's handler's answer to ``exc``, looked up as Starlette looks it up (an HTTP
+        error's status first, then the exception's classes, nearest first); ``exc`` raised again
+        if no handler takes it."""
+        handler = self._by_status.get(exc.status_code) if isinstance(exc, HTTPException) else None
+        if handler is None:
+            handler = next((self._by_class[c] for c in type(exc).__mro__ if c in self._by_class), None)
+        if handler is None:
+            raise exc
+        answer = handler(Request(scope, receive, send), exc)
+        response = await answer if inspect.isawaitable(answer) else answer
+        exc.__traceback__ = None  # as Starlette does: a reused exception would gather tracebacks
+        if not isinstance(response, Response):
+            raise TypeError(f"an exception handler answered with {type(response).__name__}, not a Response")
+        return response
+
+    async def _to_fastapi(self, route: APIRoute, scope: Scope, receive: Receive, send: Send) -> None:
+        """Hand the request to its FastAPI route. The route reads from the scope the exception
+        handlers and its dependencies' exit stack, which FastAPI's own stack puts there and the
+        app's quick lane (``api.InterboardAPI``) does not."""
+        scope.setdefault(_HANDLERS, (self._by_class, self._by_status))
+        if _EXIT_STACK in scope:
+            await route.handle(scope, receive, send)
+        else:
+            await AsyncExitStackMiddleware(route.handle, _EXIT_STACK)(scope, receive, send)
 
 
-async def _to_fastapi(route: APIRoute, scope: Scope, receive: Receive, send: Send) -> None:
-    """Hand the request to its FastAPI route, which reads its dependencies' exit stack from the
-    scope: FastAPI's own stack puts one there, the app's quick lane (``api.InterboardAPI``) does not."""
-    if _EXIT_STACK in scope:
-        await route.handle(scope, receive, send)
-    else:
-        await AsyncExitStackMiddleware(route.handle, _EXIT_STACK)(scope, receive, send)
-
-
+ErrorHandler = Callable[[Request, Any], Any]
+"""An exception handler of the app's: its answer (a Response, or an awaitable of one)."""
 _EXIT_STACK = "fastapi_middleware_astack"
 """Where FastAPI's ``AsyncExitStackMiddleware`` puts the stack by default."""
+_HANDLERS = "starlette.exception_handlers"
+"""Where Starlette's ``ExceptionMiddleware`` puts the app's exception handlers for the routes."""
 
 
 def _token(scope: Scope) -> str | None:
