@@ -172,6 +172,13 @@ def test_metrics_count_requests_by_route_template(client: TestClient) -> None:
     assert (
         metric(client, "interboard_http_requests_total", route="unmatched", method="GET", status="404") == 1
     )
+    # The static files: their mount tells no route, so the request is matched again as it came.
+    for name in ["app.css", "game.js"]:
+        assert client.get(f"/static/{name}").status_code == 200
+    assert (
+        metric(client, "interboard_http_requests_total", route="/static/{path}", method="GET", status="200")
+        == 2
+    )
     # A method no one serves is counted as 'other': a client cannot make a label value per name.
     for name in ["BREW", "WHEN", "BREW"]:
         assert client.request(name, "/healthz").status_code == 405

@@ -418,15 +418,25 @@ class _Observed:
                 bucket.inc(count)
 
 
-def route_template(scope: Scope, arrived: Scope) -> str:
+Arrived = tuple[str, str, Any]
+"""What routing may change of a request's scope, as it came: its path, root path and app."""
+
+
+def arrived(scope: Scope) -> Arrived:
+    return scope["path"], scope.get("root_path", ""), scope.get("app")
+
+
+def route_template(scope: Scope, came: Arrived) -> str:
     """The matched route's path template (``/api/games/{game_id}``), never the raw path: ids would
     make a label value per game. A request no route matched is ``unmatched``. ``scope`` is the
-    request's after routing, ``arrived`` a copy of it from before."""
+    request's after routing, ``came`` what it was before (:func:`arrived`; a mount changes it)."""
     route = scope.get("route")
     if route is None:  # not every router says (a mount's does not): match the scope as it came
-        router = getattr(arrived.get("app"), "router", None)
+        came_path, came_root_path, app = came
+        as_it_came = {**scope, "path": came_path, "root_path": came_root_path, "app": app}
+        router = getattr(app, "router", None)
         for candidate in getattr(router, "routes", ()):
-            if candidate.matches(arrived)[0] != Match.NONE:
+            if candidate.matches(as_it_came)[0] != Match.NONE:
                 route = candidate
                 break
     path = getattr(route, "path", None)
@@ -471,7 +481,7 @@ class Observe:
         if not WELL_FORMED_ID.fullmatch(rid):
             rid = f"{_ID_PREFIX}{next(_ID_COUNT):08x}"
         token = request_id.set(rid)
-        arrived = dict(scope)
+        came = arrived(scope)  # not a copy of the scope: most of it stays as it is
         started = time.perf_counter()
         status = 500  # unless an answer starts
 
@@ -501,9 +511,9 @@ class Observe:
             await failed(scope, receive, tagged)
         finally:
             elapsed = time.perf_counter() - started
-            route = route_template(scope, arrived)
+            route = route_template(scope, came)
             method = scope["method"]
             self.metrics.answered(route, method, status, elapsed)
             if self.access is not None:
-                self.access.answered(rid, method, scope["path"], route, status, elapsed, time.time())
+                self.access.answered(rid, method, came[0], route, status, elapsed, time.time())
             request_id.reset(token)
