@@ -172,7 +172,7 @@ class LoopConnection:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._thread: int | None = None
-        self._kept: dict[int | None, Connection] = {}
+        self._kept: dict[int | None, _Kept] = {}
         """By busy wait: ``None`` for the pool's timeout, else the milliseconds given to :meth:`connect`."""
         self._in_use: set[int | None] = set()
 
@@ -183,7 +183,7 @@ class LoopConnection:
     def release(self) -> None:
         """Close the kept connections; the calling thread uses the pool from now on."""
         kept, self._kept, self._thread = self._kept, {}, None
-        for conn in kept.values():
+        for conn, _, _ in kept.values():
             conn.close()  # back to the pool, its busy timeout set back (the pool's checkin)
 
     def connect(self, busy_wait_ms: int | None = None) -> AbstractContextManager[Connection]:
@@ -206,12 +206,18 @@ class LoopConnection:
             yield pooled
 
 
+_Kept = tuple[Connection, Any, dict[Any, Any]]
+"""A kept connection, its driver's connection and the pool's notes on it (``info``), read once
+(SQLAlchemy's proxies answer each read of them through several attribute lookups)."""
+
+
 class _KeptUse:
     """One use of a :class:`LoopConnection`'s kept connection: left as the pool would leave it. A
     class rather than a ``contextlib.contextmanager``: every request on the loop makes one, and a
     generator's context manager costs several times these two calls."""
 
-    __slots__ = ("busy_wait_ms", "conn", "kept")
+    __slots__ = ("busy_wait_ms", "entry", "kept")
+    entry: _Kept
 
     def __init__(self, kept: LoopConnection, busy_wait_ms: int | None) -> None:
         self.kept = kept
@@ -219,25 +225,26 @@ class _KeptUse:
 
     def __enter__(self) -> Connection:
         kept, busy_wait_ms = self.kept, self.busy_wait_ms
-        conn = kept._kept.get(busy_wait_ms)
-        if conn is None or conn.closed or conn.invalidated:
-            conn = kept._kept[busy_wait_ms] = kept.engine.connect()
+        entry = kept._kept.get(busy_wait_ms)
+        if entry is None or entry[0].closed or entry[0].invalidated:
+            conn = kept.engine.connect()
             if busy_wait_ms is not None:
                 _shorten_busy_wait(conn, busy_wait_ms)
+            entry = kept._kept[busy_wait_ms] = (conn, conn.connection.dbapi_connection, conn.connection.info)
         kept._in_use.add(busy_wait_ms)
-        self.conn = conn
-        return conn
+        self.entry = entry
+        return entry[0]
 
     def __exit__(self, *exc: object) -> None:
-        kept, busy_wait_ms, conn = self.kept, self.busy_wait_ms, self.conn
+        kept, busy_wait_ms, (conn, raw, info) = self.kept, self.busy_wait_ms, self.entry
         kept._in_use.discard(busy_wait_ms)
         try:
             if conn.in_transaction():  # a read that went through SQLAlchemy's execution
                 conn.rollback()
             else:  # as the pool's reset on return does (nothing to undo, unless a caller began)
-                conn.connection.dbapi_connection.rollback()  # type: ignore[union-attr]
+                raw.rollback()
             if busy_wait_ms is None:  # a caller's shortened timeout (the other's stays short)
-                _restore_busy_wait(conn.connection.dbapi_connection, conn.connection.info)
+                _restore_busy_wait(raw, info)
         except (SQLAlchemyError, sqlite3.Error):  # a broken connection: the next use opens another
             kept._kept.pop(busy_wait_ms, None)
             with contextlib.suppress(SQLAlchemyError):
