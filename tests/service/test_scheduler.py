@@ -129,3 +129,41 @@ async def test_a_change_reaches_a_mailbox_of_its_game_only(db_url: str) -> None:
     finally:
         notices.stop()
         service.engine.dispose()
+
+
+@pytest.mark.anyio
+async def test_a_change_made_on_the_loops_own_thread_reaches_a_mailbox_without_a_wake_up(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Most of the seats' writes are made on the event loop itself: their notices are queued on it
+    (``call_soon``), not sent through its wake-up file as another thread's must be."""
+    import asyncio
+
+    from interboard.service.games import NewGame
+
+    app = create_app(db_url, sweep=None, limits=RateLimits.off())
+    notices, service = app.state.notices, app.state.service
+    loop = asyncio.get_running_loop()
+    notices.start(loop)
+    woken: list[object] = []
+    threadsafe = loop.call_soon_threadsafe
+
+    def counted(callback: Any, *args: Any, **kwargs: Any) -> Any:
+        woken.append(callback)
+        return threadsafe(callback, *args, **kwargs)
+
+    try:
+        game = await asyncio.to_thread(service.create, NewGame(seats=PLAYERS))
+        with notices.subscribe(game.game_id) as mine:
+            while await mine.wait(0.3) is not None:  # the creation's notice, if it is on its way
+                pass
+            monkeypatch.setattr(loop, "call_soon_threadsafe", counted)
+            service.set_ready(game.game_id, game.seat_tokens["FRANCE"], "S1901M", True)  # on the loop
+            version = service.version(game.game_id)
+            change = await mine.wait(10)
+            assert change is not None and change.version == version
+        if not notices.remote:  # PostgreSQL's notices come through its listener's thread
+            assert woken == []
+    finally:
+        notices.stop()
+        service.engine.dispose()

@@ -73,6 +73,14 @@ class Change:
 RESYNC = Change("", -1, "", "", resync=True)
 
 
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop running on this thread, if any."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
 def unix_time(moment: datetime | None) -> float | None:
     return None if moment is None else moment.timestamp()
 
@@ -133,11 +141,17 @@ class Notices:
                 self.deliver(change)
 
     def deliver(self, change: Change) -> None:
-        """Hand a change to what waits in this process (thread-safe)."""
+        """Hand a change to what waits in this process (thread-safe). On the loop's own thread (most
+        of the seats' writes are made there) without waking it: a wake-up from another thread is
+        written to the loop's wake-up file and read back, two system calls."""
         loop = self._loop
-        if loop is not None and not loop.is_closed():
-            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: no one waits
-                loop.call_soon_threadsafe(self._fan_out, change)
+        if loop is None or loop.is_closed():
+            return
+        if _running_loop() is loop:
+            loop.call_soon(self._fan_out, change)
+            return
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: no one waits
+            loop.call_soon_threadsafe(self._fan_out, change)
 
     # ------------------------------------------------------------------ waiting (the event loop)
     def _fan_out(self, change: Change) -> None:
