@@ -291,19 +291,30 @@ def _matches(table: Mapping[str, UnitType], chosen: list[tuple[Unit, int]], hits
     """Can each chosen casualty take one hit of a class it is open to? (a small bipartite matching)"""
     hit_list = [c for c in ("air", "sea", "not_sub", "any") for _ in range(hits.get(c, 0))]
     match: dict[int, int] = {}
+    return all(_augment(table, chosen, hit_list, match, i, set()) for i in range(len(chosen)))
 
-    def augment(i: int, seen: set[int]) -> bool:
-        unit = chosen[i][0]
-        for j, cls in enumerate(hit_list):
-            if j in seen or not eligible(table, unit, cls):
-                continue
-            seen.add(j)
-            if j not in match or augment(match[j], seen):
-                match[j] = i
-                return True
-        return False
 
-    return all(augment(i, set()) for i in range(len(chosen)))
+def _augment(
+    table: Mapping[str, UnitType],
+    chosen: list[tuple[Unit, int]],
+    hit_list: list[str],
+    match: dict[int, int],
+    i: int,
+    seen: set[int],
+) -> bool:
+    """Find casualty ``i`` a hit, moving the others' along an augmenting path (``match``: hit ->
+    casualty). A function of its own rather than nested in :func:`_matches`: a nested function that
+    calls itself holds itself in its closure, a reference cycle left for the garbage collector at
+    every call."""
+    unit = chosen[i][0]
+    for j, cls in enumerate(hit_list):
+        if j in seen or not eligible(table, unit, cls):
+            continue
+        seen.add(j)
+        if j not in match or _augment(table, chosen, hit_list, match, match[j], seen):
+            match[j] = i
+            return True
+    return False
 
 
 def casualty_options(
