@@ -19,6 +19,7 @@ import sys
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
+from functools import partial
 from typing import Annotated, Any, Literal, TextIO, TypeVar
 
 from argon2 import PasswordHasher
@@ -328,22 +329,22 @@ def create_app(
         While the game's rules work has been quick, the read runs once, its rules work and all, on
         the loop, and is timed as the game's rules work: reading first without the rules would read
         twice whenever something is missing, and a seat's tree is missing at every phase. Its CPU is
-        counted as ``part`` (:func:`counted`)."""
-        read = counted(part, read)
+        counted as ``part``: by :class:`Placement`'s own timing where it places the read, else
+        :func:`counted`."""
         if not service.local_file:
-            return await run_in_threadpool(read, game_id, *args)
-        rules = ("rules", game_id)
+            return await run_in_threadpool(counted(part, read), game_id, *args)
+        rules, spent = ("rules", game_id), partial(metrics.spent, part)
         if placement.quick(rules):
-            return await placement.run(rules, lambda: read(game_id, *args))
+            return await placement.run(rules, partial(read, game_id, *args), spent)
         for _ in range(2):
             try:
-                return service.without_rules(read, game_id, *args)
+                return service.without_rules(counted(part, read), game_id, *args)
             except NotKept as missing:
                 if missing.make is None:
                     break  # its making needs the read itself
                 # only the rules' work, then read again
-                await placement.run(rules, counted(part, missing.make))
-        return await placement.run(rules, lambda: read(game_id, *args))
+                await placement.run(rules, missing.make, spent)
+        return await placement.run(rules, partial(read, game_id, *args), spent)
 
     async def at_once(part: str, write: Callable[..., T | None], *args: Any) -> T | None:
         """``write(*args)`` on the event loop, in the next batch of writes (:class:`WriteBatches`),
@@ -358,9 +359,9 @@ def create_app(
         game's processing, and the event loop claims the game with it (:meth:`GameService.claim`).
         Whether this call processed it."""
         index: int | None = None
-        work_out = counted("process", service.work_out)
+        work_out, spent = partial(service.work_out, game_id), partial(metrics.spent, "process")
         for _ in range(SEAT_WRITE_ATTEMPTS):
-            outcome = await placement.run(("process", game_id), lambda: work_out(game_id))
+            outcome = await placement.run(("process", game_id), work_out, spent)
             if outcome is None or (index is not None and outcome.index != index):
                 return False  # not due, or another processor moved the game on
             index = outcome.index
