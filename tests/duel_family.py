@@ -66,6 +66,19 @@ class DuelFamily:
             "n": 0,
         }
 
+    def scenario(
+        self, variant: str, options: Mapping[str, OptionValue], seed: int, position: Mapping[str, Any]
+    ) -> State:
+        state = self.new_state(variant, options, seed)
+        for key, value in position.items():
+            if key not in ("round", "mover", "step", "dice", "hits"):
+                raise FamilyError(f"position.{key}: not a field of a duel position")
+            state[key] = value
+        return state
+
+    def position(self, state: State) -> dict[str, Any]:
+        return {key: state[key] for key in ("round", "mover", "step", "dice", "hits")}
+
     def seats(self, state: State) -> list[str]:
         return list(SEATS)
 

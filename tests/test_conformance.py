@@ -17,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from interboard.bots.random_player import random_submission
-from interboard.conformance import MALFORMED, ConformanceError, check_variant
+from interboard.conformance import MALFORMED, ConformanceError, check_liveness, check_scenarios, check_variant
 from interboard.games import family, variants
 from interboard.games.protocol import Choices, Pending
 from interboard.service.api import RateLimits, create_app
@@ -30,6 +30,42 @@ def test_variant_passes_the_conformance_suite(variant: str) -> None:
     report = check_variant(variant, seed=3, max_steps=60)
     assert report.steps > 0 and report.drawings == report.steps
     assert report.actions > 0, "random legal play never found a legal action"
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_variant_decisions_always_move_on(variant: str) -> None:
+    """An empty submission to every decision point of a seeded game is processed into another
+    decision or position: a decision that may not end empty gets the family's default."""
+    assert check_liveness(variant, seed=5, max_steps=40) > 0
+
+
+def test_the_suite_catches_a_decision_that_is_asked_again_for_ever(monkeypatch: pytest.MonkeyPatch) -> None:
+    fam = family("diplomacy")
+    original = type(fam).process
+
+    def stuck(self: Any, state: dict[str, Any], submissions: Any) -> Any:
+        done = original(self, state, submissions)
+        if any(not texts for texts in submissions.values()):
+            return type(done)(state, done.phase, done.position, [], [])  # the same decision again
+        return done
+
+    monkeypatch.setattr(type(fam), "process", stuck)
+    with pytest.raises(ConformanceError, match="never moves on"):
+        check_liveness("standard", seed=5, max_steps=3)
+
+
+def test_the_suite_catches_a_scenario_position_that_leaves_something_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fam = family("axis_allies")
+    original = type(fam).position
+
+    def forgetful(self: Any, state: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in original(self, state).items() if k != "ipcs"}
+
+    monkeypatch.setattr(type(fam), "position", forgetful)
+    with pytest.raises(ConformanceError, match="another position"):
+        check_scenarios("aa_europe_1999", seed=3, max_steps=2)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -10,7 +10,11 @@ alone and checks, step by step, what every generic part of interboard relies on:
 * the game is deterministic: the same seed and the same submissions give the same states, and no
   call changes the state it is given;
 * its record saves and loads mid-game and at the end, and replays to the same state;
-* every position (the start and each one played from, with its orders and results) draws as SVG.
+* every position (the start and each one played from, with its orders and results) draws as SVG;
+* every decision point written as a scenario position starts a game at the same decision point,
+  with the same choices (:func:`check_scenarios`);
+* decisions always move on: an empty submission to any decision point is processed into another
+  decision point or position, never into the same one again (:func:`check_liveness`).
 
 A new family runs it before writing its own tests: ``check_variant("my_variant")``. It needs only
 the standard library; the test suite adds a run through the HTTP API.
@@ -174,8 +178,99 @@ def check_variant(
         twin.play(step.submissions)
     if _json(twin.state, v, "twin") != _json(match.state, v, "state"):
         raise _fail(v, "determinism", "the same seed and submissions gave another state")
+    check_scenarios(v, seed, max_steps, match)
     final_view = fam.view(match.state)
     _svg(fam.draw(v, final_view, {}, [], "end"), v, "drawing of the end")
     if report.over and done is not None and fam.winners(match.state) != list(done.winners):
         raise _fail(v, "end", "the winners of the last step and of the state differ")
     return report
+
+
+def check_scenarios(variant: str, seed: int = 1, max_steps: int = 80, match: Match | None = None) -> int:
+    """Write every decision point of a seeded game (``match``'s, or a new random one) as a scenario
+    position and start a game from it: the same position, seats and kind of decision, and (at every
+    tenth) the same legal choices for every seat. Returns the decision points checked."""
+    fam, info = find_variant(variant)
+    v = info.id
+    if match is None:
+        match = Match.new(v, {}, seed)
+        rng = random.Random(seed)
+        while len(match.steps) < max_steps and not match.over:
+            pending = fam.pending(match.state)
+            match.play({s: random_submission(fam, match.state, s, rng) for s in pending.seats})
+    again = Match.new(v, match.options, match.seed, match.position)
+    checked = 0
+    for k, step in enumerate([*match.steps, None]):
+        where = f"decision point {k} ({fam.pending(again.state).phase})"
+        position = fam.position(again.state)
+        text = _json(position, v, f"{where}: scenario position")
+        try:
+            # As a scenario file keeps it: in its own order (a battle asks its seats in order).
+            started = fam.scenario(v, match.options, match.seed, json.loads(json.dumps(position)))
+        except Exception as exc:
+            raise _fail(v, where, f"its scenario position does not start a game: {exc}") from None
+        if _json(fam.position(started), v, where) != text or _canonical(fam.view(started)) != _canonical(
+            fam.view(again.state)
+        ):
+            raise _fail(v, where, "a game started from its scenario position is at another position")
+        was, now = fam.pending(again.state), fam.pending(started)
+        if (was.seats, was.kind, was.over) != (now.seats, now.kind, now.over):
+            raise _fail(
+                v, where, f"a game started from its scenario position asks {now.seats}, not {was.seats}"
+            )
+        if k % 10 == 0:
+            for seat in was.seats:
+                if fam.legal(again.state, seat, []) != fam.legal(started, seat, []):
+                    raise _fail(v, where, f"{seat} has other choices in a game started from its position")
+        checked += 1
+        if step is not None:
+            again.play(step.submissions)
+    return checked
+
+
+BOOKKEEPING = ("steps", "next_id", "id", "aboard")
+"""Keys of a view that number things rather than say where they are (decision points, unit ids and
+what refers to them): a game started from a scenario may number them afresh."""
+
+
+def _canonical(value: Any) -> Any:
+    """A view without its bookkeeping, its lists in a fixed order."""
+    if isinstance(value, dict):
+        return {k: _canonical(v) for k, v in value.items() if k not in BOOKKEEPING}
+    if isinstance(value, list):
+        return sorted((_canonical(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True))
+    return value
+
+
+def check_liveness(variant: str, seed: int = 1, max_steps: int = 80, player: Player | None = None) -> int:
+    """Play a seeded game (random legal actions, or ``player``) and, at every decision point, process
+    an empty submission from every deciding seat on the side: it must be accepted or defaulted and
+    lead on, to another decision or another position (a decision that may not end empty gets the
+    family's default, or the game would ask it again for ever). Returns the decision points tried."""
+    choose = player or random_submission
+    fam, info = find_variant(variant)
+    v = info.id
+    match = Match.new(v, {}, seed)
+    rng = random.Random(seed)
+    tried = 0
+    while tried < max_steps and not match.over:
+        pending = fam.pending(match.state)
+        where = f"step {tried} ({pending.phase})"
+        before = _json(fam.position(match.state), v, where)
+        try:
+            done = fam.process(match.state, {seat: [] for seat in pending.seats})
+        except Exception as exc:
+            raise _fail(v, where, f"an empty submission was not processed: {exc!r}") from None
+        after = fam.pending(done.state)
+        same_question = (after.seats, after.kind, dict(after.prompts)) == (
+            pending.seats,
+            pending.kind,
+            dict(pending.prompts),
+        )
+        if same_question and _json(fam.position(done.state), v, where) == before:
+            raise _fail(
+                v, where, "an empty submission leads back to the same decision: the game never moves on"
+            )
+        tried += 1
+        match.play({seat: choose(fam, match.state, seat, rng) for seat in pending.seats})
+    return tried

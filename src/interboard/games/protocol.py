@@ -213,6 +213,19 @@ class Family(Protocol):
         every chance in the game. Raises :class:`FamilyError`."""
         ...
 
+    def scenario(
+        self, variant: str, options: Mapping[str, OptionValue], seed: int, position: Mapping[str, Any]
+    ) -> State:
+        """A new game of ``variant`` that starts from ``position``: the family's scenario fields
+        (``docs/scenarios.md``), each given one replacing that part of the variant's start. Raises
+        :class:`FamilyError` naming the field and the rule it breaks (``position.units[3]: ...``)."""
+        ...
+
+    def position(self, state: State) -> dict[str, Any]:
+        """The position of ``state`` in the family's scenario fields, every field written: a game
+        started from it (:meth:`scenario`) is at the same decision point with the same choices."""
+        ...
+
     def seats(self, state: State) -> list[str]: ...
 
     def pending(self, state: State) -> Pending: ...

@@ -45,16 +45,26 @@ class Match:
     steps: list[Step] = field(default_factory=list)
     players: dict[str, str] = field(default_factory=dict)
     """Seat -> who played it (``bot:heuristic``, a name): for the reader, not for the replay."""
+    position: dict[str, Any] | None = None
+    """The scenario position the game started from (:mod:`.scenario`); ``None``: the variant's start."""
 
     @classmethod
     def new(
-        cls, variant: str, options: Mapping[str, OptionValue] | None = None, seed: int | None = None
+        cls,
+        variant: str,
+        options: Mapping[str, OptionValue] | None = None,
+        seed: int | None = None,
+        position: Mapping[str, Any] | None = None,
     ) -> Match:
-        """A new game of ``variant`` (any family); ``seed`` ``None`` draws one."""
+        """A new game of ``variant`` (any family), from the variant's start or from a scenario's
+        ``position``; ``seed`` ``None`` draws one."""
         fam, info = find_variant(variant)
         chosen = info.check_options(options or {})
         seed = secrets.randbelow(2**31) + 1 if seed is None else seed
-        return cls(fam, info, chosen, seed, fam.new_state(info.id, chosen, seed))
+        if position is None:
+            return cls(fam, info, chosen, seed, fam.new_state(info.id, chosen, seed))
+        kept = json.loads(json.dumps(position))  # the record's own copy, JSON as it will be saved
+        return cls(fam, info, chosen, seed, fam.scenario(info.id, chosen, seed, kept), position=kept)
 
     def play(self, submissions: Mapping[str, Sequence[str]]) -> Processed:
         """Process the current decision point with these submissions (missing seats: defaults)."""
@@ -74,6 +84,7 @@ class Match:
             "variant": self.info.id,
             "options": dict(self.options),
             "seed": self.seed,
+            **({"scenario": self.position} if self.position is not None else {}),
             "players": dict(self.players),
             "steps": [{"phase": s.phase, "submissions": s.submissions} for s in self.steps],
             "winners": self.family.winners(self.state),
@@ -89,16 +100,22 @@ def _field(data: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
     return value
 
 
-def replay(data: Any, source: str = "record") -> Match:
+def replay(data: Any, source: str = "record", until: str | int | None = None) -> Match:
     """Replay a record from its start; each step must be the decision point the record names.
-    Raises :class:`RecordError` saying where it stops agreeing."""
+    ``until`` stops at a decision point, named or numbered from 0 (:class:`RecordError` if the
+    record never reaches it). Raises :class:`RecordError` saying where it stops agreeing."""
     if not isinstance(data, dict):
         raise RecordError(f"{source}: a record is a JSON object")
     if data.get("format") != FORMAT:
         raise RecordError(f"{source}: format is {data.get('format')!r}, not {FORMAT!r}")
     variant = _field(data, "variant", str, source)
+    position = data.get("scenario")
+    if position is not None and not isinstance(position, dict):
+        raise RecordError(f"{source}: 'scenario' must be the position the game started from, an object")
     try:
-        match = Match.new(variant, _field(data, "options", dict, source), _field(data, "seed", int, source))
+        match = Match.new(
+            variant, _field(data, "options", dict, source), _field(data, "seed", int, source), position
+        )
     except FamilyError as exc:
         raise RecordError(f"{source}: {exc}") from None
     if data.get("family", match.family.name) != match.family.name:
@@ -109,6 +126,8 @@ def replay(data: Any, source: str = "record") -> Match:
         if not isinstance(raw, dict):
             raise RecordError(f"{where}: a step is a JSON object")
         pending = match.family.pending(match.state)
+        if until in (pending.phase, k):
+            return match
         phase = _field(raw, "phase", str, where)
         if phase != pending.phase:
             raise RecordError(f"{where}: the record says {phase}, the replay is at {pending.phase}")
@@ -122,6 +141,11 @@ def replay(data: Any, source: str = "record") -> Match:
             if problems:
                 raise RecordError(f"{where}: {seat}: {problems[0]}")
         match.play(submissions)
+    if until is not None and until not in (match.family.pending(match.state).phase, len(match.steps)):
+        raise RecordError(
+            f"{source}: the record never reaches decision point {until!r} "
+            f"(it has {len(match.steps) + 1}, numbered 0 to {len(match.steps)})"
+        )
     return match
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..protocol import Choices, FamilyError, OptionValue, Pending, Processed, State, VariantInfo
 from ..submissions import Drafts
-from . import bots, combat, linked, rules
+from . import bots, combat, linked, rules, scenario
 from .actions import Action, ActionSyntaxError, action_text, parse_action
 from .drawing import draw_position
 from .engine import IllegalAction, apply, begin_turn, finish_step, run_on, seat_of
@@ -83,6 +83,22 @@ class AxisAlliesFamily:
             run_on(world)
         world.log.clear()
         return {"variant": variant, **world.to_json()}
+
+    def scenario(
+        self, variant: str, options: Mapping[str, OptionValue], seed: int, position: Mapping[str, Any]
+    ) -> State:
+        if not position:
+            return self.new_state(variant, options, seed)
+        info = next((v for v in self.variants() if v.id == variant), None)
+        if info is None:
+            raise FamilyError(f"unknown Axis & Allies variant {variant!r} (variants: {', '.join(GAMES)})")
+        world = scenario.build(variant, info.check_options(options), seed, position)
+        run_on(world)
+        world.log.clear()
+        return {"variant": variant, **world.to_json()}
+
+    def position(self, state: State) -> dict[str, Any]:
+        return scenario.written(self._world(state))
 
     def _world(self, state: State) -> World:
         try:

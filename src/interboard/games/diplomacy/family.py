@@ -10,6 +10,7 @@ from typing import Any
 
 from ..memo import ByState
 from ..protocol import Choices, FamilyError, Option, OptionValue, Pending, Processed, State, VariantInfo
+from . import scenario
 from .bots import BOTS, Turn, make_bot
 from .drawing import render_position
 from .errors import OrderError
@@ -111,6 +112,19 @@ class DiplomacyFamily:
         chosen = self._info(variant).check_options(options)
         v = get_variant(variant)
         return game_to_json(Game.new(v, rulebook_for(v, chosen)))  # nothing left to chance: no seed kept
+
+    def scenario(
+        self, variant: str, options: Mapping[str, OptionValue], seed: int, position: Mapping[str, Any]
+    ) -> State:
+        chosen = self._info(variant).check_options(options)
+        v = get_variant(variant)
+        game = Game.new(v, rulebook_for(v, chosen))
+        game.position = scenario.build(v.board, game.position, position)
+        return game_to_json(game)
+
+    def position(self, state: State) -> dict[str, Any]:
+        game = self._reading(state)
+        return scenario.written(game.variant.board, game.position)
 
     def _game(self, state: State) -> Game:
         """The state's game, of the caller's own: to play on (processing changes it)."""

@@ -43,6 +43,7 @@ from . import (
     option_tree,
     parse_action,
     player_id,
+    scenario,
     step,
 )
 from . import cards as card_rules
@@ -113,6 +114,18 @@ class GlobalWarFamily:
             "steps": 0,
             "state": state_to_json(new_game(rules, seed)),
         }
+
+    def scenario(
+        self, variant: str, options: Mapping[str, OptionValue], seed: int, position: Mapping[str, Any]
+    ) -> State:
+        state = self.new_state(variant, options, seed)
+        if not position:
+            return state
+        rules = Rules.from_json(state["rules"])
+        return {**state, "state": state_to_json(scenario.build(rules, seed, position))}
+
+    def position(self, state: State) -> dict[str, Any]:
+        return scenario.written(self._state(state))
 
     def _state(self, state: State) -> GameState:
         try:

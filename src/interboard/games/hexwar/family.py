@@ -15,7 +15,7 @@ from typing import Any
 
 from ..protocol import Choices, FamilyError, OptionValue, Pending, Processed, State, VariantInfo
 from ..submissions import Drafts
-from . import rules
+from . import rules, scenario
 from .actions import ActionSyntaxError, parse_action
 from .bots import heuristic
 from .drawing import draw_position
@@ -54,6 +54,21 @@ class HexWarFamily:
         info.check_options(options)
         world = new_world(variant, seed)
         return {"variant": variant, **world.to_json()}
+
+    def scenario(
+        self, variant: str, options: Mapping[str, OptionValue], seed: int, position: Mapping[str, Any]
+    ) -> State:
+        state = self.new_state(variant, options, seed)
+        if not position:
+            return state
+        world = scenario.build(variant, seed, position)
+        run_on(world)
+        world.log.clear()
+        world.dice.clear()
+        return {"variant": variant, **world.to_json()}
+
+    def position(self, state: State) -> dict[str, Any]:
+        return scenario.written(self._world(state))
 
     def _world(self, state: State) -> World:
         try:
