@@ -6,6 +6,7 @@ plain values; turning them into positions and orders is the caller's business.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,6 +24,8 @@ _SECTIONS = {
     "POSTSTATE_DISLODGED",
     "POSTSTATE_SUPPLYCENTER_OWNERS",
 }
+# jDip's owner lines carry a unit letter its parser requires and then ignores (``France: A bre``).
+_OWNER_WITH_UNIT = re.compile(r"^([^:]*:)\s*[AaFf]\s+(\S.*)$")
 
 
 @dataclass
@@ -38,6 +41,7 @@ class PhaseBlock:
     poststate: dict[str, list[str]] = field(default_factory=dict)
     dislodged: dict[str, list[str]] = field(default_factory=dict)
     centres: dict[str, list[str]] = field(default_factory=dict)
+    """Centre owners, ``Power: place`` (a unit letter written before the place is dropped)."""
     links: dict[str, list[str]] = field(default_factory=dict)
     cuts: dict[str, list[str]] = field(default_factory=dict)
     winners: dict[str, list[str]] = field(default_factory=dict)
@@ -56,6 +60,7 @@ class Case:
     """Editions the case applies to; empty means every edition."""
     prestate: list[str] = field(default_factory=list)
     prestate_centres: list[str] | None = None
+    """Centre owners, ``Power: place`` (a unit letter written before the place is dropped)."""
     prestate_links: list[str] = field(default_factory=list)
     prestate_cuts: list[str] = field(default_factory=list)
     blocks: list[PhaseBlock] = field(default_factory=list)
@@ -154,7 +159,7 @@ def parse_cases(text: str, source: str = "<cases>") -> list[Case]:
             case.prestate.append(line)
         elif section == "PRESTATE_SUPPLYCENTER_OWNERS":
             assert case.prestate_centres is not None
-            case.prestate_centres.append(line)
+            case.prestate_centres.append(_owner(line))
         elif section == "PRESTATE_LINKS":
             case.prestate_links.append(line)
         elif section == "PRESTATE_CUTS":
@@ -180,7 +185,7 @@ def parse_cases(text: str, source: str = "<cases>") -> list[Case]:
             elif section == "POSTSTATE_DISLODGED":
                 block.dislodged[edition].append(line)
             elif section == "POSTSTATE_SUPPLYCENTER_OWNERS":
-                block.centres[edition].append(line)
+                block.centres[edition].append(_owner(line))
             elif section == "POSTSTATE_LINKS":
                 block.links[edition].append(line)
             elif section == "POSTSTATE_CUTS":
@@ -188,3 +193,9 @@ def parse_cases(text: str, source: str = "<cases>") -> list[Case]:
     if case is not None:
         raise CaseFileError(source, case.line, f"CASE {case.id} has no END")
     return cases
+
+
+def _owner(line: str) -> str:
+    """A centre owner line as ``Power: place``, without the unit letter jDip writes before the place."""
+    m = _OWNER_WITH_UNIT.match(line)
+    return f"{m.group(1)} {m.group(2)}" if m else line
