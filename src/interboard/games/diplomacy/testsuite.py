@@ -87,8 +87,9 @@ def parse_cases(text: str, source: str = "<cases>") -> list[Case]:
     edition = ""
     file_variant = "standard"
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
+        # jDip and godip let a comment follow a line's text too ("F tri-alb  # retreat").
+        line = raw.partition("#")[0].strip()
+        if not line:
             continue
         head, _, rest = line.partition(" ")
         rest = rest.strip()
