@@ -1,7 +1,9 @@
 """Every adjudication case file in tests/diplomacy/cases, one test per case and edition.
 
 Each case checks every order's result and the complete position after each phase (units,
-dislodged units and, where given, centre owners).
+dislodged units and, where given, centre owners). A case that starts in a retreat phase gives its
+dislodged units and the movement results before it (PRESTATE_DISLODGED, PRESTATE_RESULTS); each
+dislodged unit gets the retreats those results leave it, found by the engine's own rule.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import pytest
 from interboard.board import Board
 from interboard.games.diplomacy import (
     Link,
+    Move,
     OrderError,
     Phase,
     PhaseKind,
@@ -29,9 +32,10 @@ from interboard.games.diplomacy import (
     step,
 )
 from interboard.games.diplomacy.links import link_pair
+from interboard.games.diplomacy.retreats import retreat_options
 from interboard.games.diplomacy.state import Dislodged
-from interboard.games.diplomacy.testsuite import Case, read_cases
-from interboard.games.diplomacy.variants import get_variant
+from interboard.games.diplomacy.testsuite import Case, CaseFileError, read_cases
+from interboard.games.diplomacy.variants import Variant, get_variant
 
 CASES_DIR = Path(__file__).parent / "cases"
 EDITIONS = ("2023", "2000")
@@ -102,7 +106,64 @@ def _initial(case: Case) -> Position:
             centres[_space(board, place)] = resolve_power(board, power_name)
     links = tuple(_pair(board, x) for x in case.prestate_links)
     cuts = frozenset(tuple(sorted(_space(board, p) for p in x.split())) for x in case.prestate_cuts)
-    return Position(phase, units, centres, links=links, cuts=cuts)  # type: ignore[arg-type]
+    position = Position(phase, units, centres, links=links, cuts=cuts)  # type: ignore[arg-type]
+    if case.prestate_dislodged:
+        position = replace(position, dislodged=_dislodged(case, variant, position))
+    return position
+
+
+def _dislodged(case: Case, variant: Variant, position: Position) -> tuple[Dislodged, ...]:
+    """PRESTATE_DISLODGED's units, each with the retreats that PRESTATE_RESULTS leaves it.
+
+    A SUCCESS move into a dislodged unit's space tells where its attacker came from (and, written
+    ``via convoy``, that it came by sea). A FAILURE move is a standoff in its destination, except a
+    move ``via convoy`` (it may have failed for want of its convoy, which stands nobody off; jDip and
+    godip read their files so too) and a move that lost a head-to-head battle (DATC 6.H.9). Where
+    no SUCCESS move says where the attacker came from (jDip's results are optional, and those of its
+    real-game cases list no moves), the attacker is left as the unit's own space, as for a MILA game,
+    so no neighbour is closed for that reason.
+    """
+    board = variant.board_for(position)
+    moves: list[tuple[bool, int, int, bool]] = []  # (succeeded, from space, to space, via convoy)
+    for result in case.prestate_results:
+        try:
+            order = parse_power_order(board, result.order, PhaseKind.MOVEMENT).order
+        except OrderError as e:
+            raise CaseFileError(case.source, result.line, f"PRESTATE_RESULTS: {e}") from None
+        if isinstance(order, Move):
+            origin, dest = board.locations[order.loc].space, board.locations[order.dest].space
+            if result.succeeded and any(m[0] and m[2] == dest for m in moves):
+                where = board.place_name(dest)
+                raise CaseFileError(
+                    case.source, result.line, f"PRESTATE_RESULTS: a second SUCCESS move into {where}"
+                )
+            moves.append((result.succeeded, origin, dest, order.via_convoy))
+    attackers = {dest: (origin, via) for ok, origin, dest, via in moves if ok}
+    # A move that failed because a unit coming the other way by land dislodged it prevents nothing.
+    standoffs = frozenset(
+        dest
+        for ok, origin, dest, via in moves
+        if not ok and not via and attackers.get(origin) != (dest, False)
+    )
+    out: dict[int, Dislodged] = {}
+    for entry in case.prestate_dislodged:
+        try:
+            _, unit = _unit(board, entry.text)
+        except OrderError as e:
+            raise CaseFileError(case.source, entry.line, f"PRESTATE_DISLODGED: {e}") from None
+        space = board.locations[unit.loc].space
+        where = board.place_name(space)
+        problem = None
+        if space in out:
+            problem = f"a second dislodged unit in {where}"
+        elif space not in position.units:
+            problem = f"no PRESTATE unit in {where}, where the unit that dislodged it should stand"
+        if problem:
+            raise CaseFileError(case.source, entry.line, f"PRESTATE_DISLODGED: {problem}")
+        origin, by_convoy = attackers.get(space, (space, False))
+        options = retreat_options(board, unit, origin, by_convoy, position.units, standoffs)
+        out[space] = Dislodged(unit, origin, options)
+    return tuple(out.values())
 
 
 @pytest.mark.parametrize(("case", "edition"), ALL, ids=[f"{c.id}[{e}]" for c, e in ALL])

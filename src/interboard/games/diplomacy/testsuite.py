@@ -1,13 +1,19 @@
 """Reader for the jDip / godip adjudication test-suite text, with interboard's extensions.
 
 The format is described in ``tests/diplomacy/cases/FORMAT.md``. This module only reads text into
-plain values; turning them into positions and orders is the caller's business.
+plain values; turning them into positions and orders is the caller's business. Lines of the
+sections that set up a retreat phase (``PRESTATE_DISLODGED``, ``PRESTATE_RESULTS``) keep their line
+numbers, so that the caller can name the line of a unit or an order the board does not know.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
+
+from .state import Phase, PhaseKind
 
 _SECTIONS = {
     "PRESTATE",
@@ -17,12 +23,33 @@ _SECTIONS = {
     "PRESTATE_CUTS",
     "PRESTATE_SUPPLYCENTER_OWNERS",
     "PRESTATE_DISLODGED",
+    "PRESTATE_RESULTS",
     "ORDERS",
     "RESULTS",
     "POSTSTATE",
     "POSTSTATE_DISLODGED",
     "POSTSTATE_SUPPLYCENTER_OWNERS",
 }
+# jDip's owner lines carry a unit letter its parser requires and then ignores (``France: A bre``).
+_OWNER_WITH_UNIT = re.compile(r"^([^:]*:)\s*[AaFf]\s+(\S.*)$")
+_PLACED_UNIT = re.compile(r"^[^:]*\S[^:]*:\s*\S+\s+\S")
+_PRIOR_RESULT = re.compile(r"^(SUCCESS|FAILURE)\s*:\s*([^:]*\S[^:]*:\s*\S.*)$", re.IGNORECASE)
+
+
+class CaseLine(NamedTuple):
+    """A line's text with its number, for errors that the caller finds in it."""
+
+    line: int
+    text: str
+
+
+class PriorResult(NamedTuple):
+    """A ``PRESTATE_RESULTS`` line: an order of the movement phase before the case, and its outcome."""
+
+    line: int
+    succeeded: bool
+    order: str
+    """``Power: order`` as written."""
 
 
 @dataclass
@@ -38,6 +65,7 @@ class PhaseBlock:
     poststate: dict[str, list[str]] = field(default_factory=dict)
     dislodged: dict[str, list[str]] = field(default_factory=dict)
     centres: dict[str, list[str]] = field(default_factory=dict)
+    """Centre owners, ``Power: place`` (a unit letter written before the place is dropped)."""
     links: dict[str, list[str]] = field(default_factory=dict)
     cuts: dict[str, list[str]] = field(default_factory=dict)
     winners: dict[str, list[str]] = field(default_factory=dict)
@@ -56,6 +84,12 @@ class Case:
     """Editions the case applies to; empty means every edition."""
     prestate: list[str] = field(default_factory=list)
     prestate_centres: list[str] | None = None
+    """Centre owners, ``Power: place`` (a unit letter written before the place is dropped)."""
+    prestate_dislodged: list[CaseLine] = field(default_factory=list)
+    """Units dislodged before the case's retreat phase, ``Power: A place``."""
+    prestate_results: list[PriorResult] = field(default_factory=list)
+    """The orders of the movement phase before the case's retreat phase, which tell where each
+    dislodged unit's attacker came from and where moves stood each other off."""
     prestate_links: list[str] = field(default_factory=list)
     prestate_cuts: list[str] = field(default_factory=list)
     blocks: list[PhaseBlock] = field(default_factory=list)
@@ -82,8 +116,9 @@ def parse_cases(text: str, source: str = "<cases>") -> list[Case]:
     edition = ""
     file_variant = "standard"
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
+        # jDip and godip let a comment follow a line's text too ("F tri-alb  # retreat").
+        line = raw.partition("#")[0].strip()
+        if not line:
             continue
         head, _, rest = line.partition(" ")
         rest = rest.strip()
@@ -131,6 +166,8 @@ def parse_cases(text: str, source: str = "<cases>") -> list[Case]:
             section, edition = head, rest
             if head == "PRESTATE_SUPPLYCENTER_OWNERS":
                 case.prestate_centres = []
+            elif head in ("PRESTATE_DISLODGED", "PRESTATE_RESULTS"):
+                _check_retreat_setup(case, head, source, number)
             elif head in ("PRESTATE_LINKS", "PRESTATE_CUTS"):
                 pass
             elif block is None:
@@ -154,15 +191,26 @@ def parse_cases(text: str, source: str = "<cases>") -> list[Case]:
             case.prestate.append(line)
         elif section == "PRESTATE_SUPPLYCENTER_OWNERS":
             assert case.prestate_centres is not None
-            case.prestate_centres.append(line)
+            case.prestate_centres.append(_owner(line))
         elif section == "PRESTATE_LINKS":
             case.prestate_links.append(line)
         elif section == "PRESTATE_CUTS":
             case.prestate_cuts.append(line)
         elif section == "PRESTATE_DISLODGED":
-            raise CaseFileError(
-                source, number, "PRESTATE_DISLODGED is not supported: give the movement phase"
-            )
+            if not _PLACED_UNIT.match(line):
+                raise CaseFileError(
+                    source, number, "a dislodged unit is written 'Power: A place' or 'Power: F place'"
+                )
+            case.prestate_dislodged.append(CaseLine(number, line))
+        elif section == "PRESTATE_RESULTS":
+            m = _PRIOR_RESULT.match(line)
+            if not m:
+                raise CaseFileError(
+                    source,
+                    number,
+                    "a prior result is written 'SUCCESS: Power: order' or 'FAILURE: Power: order'",
+                )
+            case.prestate_results.append(PriorResult(number, m.group(1).upper() == "SUCCESS", m.group(2)))
         else:
             assert block is not None
             if section == "ORDERS":
@@ -180,7 +228,7 @@ def parse_cases(text: str, source: str = "<cases>") -> list[Case]:
             elif section == "POSTSTATE_DISLODGED":
                 block.dislodged[edition].append(line)
             elif section == "POSTSTATE_SUPPLYCENTER_OWNERS":
-                block.centres[edition].append(line)
+                block.centres[edition].append(_owner(line))
             elif section == "POSTSTATE_LINKS":
                 block.links[edition].append(line)
             elif section == "POSTSTATE_CUTS":
@@ -188,3 +236,22 @@ def parse_cases(text: str, source: str = "<cases>") -> list[Case]:
     if case is not None:
         raise CaseFileError(source, case.line, f"CASE {case.id} has no END")
     return cases
+
+
+def _owner(line: str) -> str:
+    """A centre owner line as ``Power: place``, without the unit letter jDip writes before the place."""
+    m = _OWNER_WITH_UNIT.match(line)
+    return f"{m.group(1)} {m.group(2)}" if m else line
+
+
+def _check_retreat_setup(case: Case, head: str, source: str, number: int) -> None:
+    """The dislodged units and prior results set up the case's first phase, which must be a retreat."""
+    need = f"{head} is for a case that starts in a retreat phase: 'PRESTATE_SETPHASE <phase>, Retreat' first"
+    if len(case.blocks) != 1:
+        raise CaseFileError(source, number, need)
+    try:
+        kind = Phase.parse(case.blocks[0].phase).kind
+    except ValueError as e:
+        raise CaseFileError(source, number, str(e)) from None
+    if kind is not PhaseKind.RETREATS:
+        raise CaseFileError(source, number, need)
