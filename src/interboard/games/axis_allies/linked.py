@@ -441,14 +441,42 @@ def _grant(world: World, economy: str, unit: str, n: int, key: str) -> None:
     world.extra[key] = world.extra.get(key, 0) + n
 
 
-def free_infantry_spot(world: World, at: str, unit: str) -> int:
-    """How many free infantry the UK may still place at ``at`` (0: none, or not a place for them):
-    a territory within or next to the Mediterranean that was British at the start of its turn."""
-    if not is_linked(world) or world.power != "UK" or unit != "infantry":
-        return 0
-    if at not in world.extra.get("british_mediterranean", ()):
+def free_infantry_owed(world: World, economy: str, unit: str) -> int:
+    """How many of ``economy``'s ``unit`` to place are the UK's free infantry (0 for anything else)."""
+    if not is_linked(world) or world.power != "UK" or economy != "ENGLAND" or unit != "infantry":
         return 0
     return int(world.extra.get("free_infantry", 0))
+
+
+def free_infantry_at(world: World, at: str) -> bool:
+    """Whether the UK's free infantry may go to ``at``: a territory within or next to the
+    Mediterranean that was British at the start of its turn (the text allows no factory elsewhere)."""
+    return at in world.extra.get("british_mediterranean", ())
+
+
+def free_infantry_used(world: World, economy: str, at: str, unit: str, n: int, have: int) -> int:
+    """How many of ``n`` infantry placed at ``at`` are free ones (taken first where they may go).
+    Elsewhere only bought infantry may be placed: refused if ``n`` would take free ones."""
+    owed = free_infantry_owed(world, economy, unit)
+    if not owed:
+        return 0
+    if free_infantry_at(world, at):
+        return min(n, owed)
+    bought = have - owed
+    if n > bought:
+        name = world.space_name(at)
+        t = world.data.territories.get(at)
+        reason = (
+            f"{name} was not British at the start of the UK's turn"
+            if t is not None and t.mediterranean
+            else f"{name} is not within or next to the Mediterranean"
+        )
+        raise _illegal(
+            f"{reason}: the UK's free infantry go only to territories within or next to the Mediterranean "
+            f"that were British at the start of its turn (England has {bought} bought infantry left to "
+            f"place besides its {owed} free ones)"
+        )
+    return 0
 
 
 def on_turn_end(world: World, power: str) -> None:
