@@ -417,7 +417,7 @@ def exile_capital(world: World, power: str, capital: str) -> str | None:
 # ---------------------------------------------------------------------- special powers
 def on_turn_start(world: World) -> None:
     power = world.power
-    if power == "GERMANY" and world.extra.get("last_income", {}).get("GERMANY", 0) >= FREE_SUBMARINE_INCOME:
+    if power == "GERMANY" and income_at_turn_start(world, power) >= FREE_SUBMARINE_INCOME:
         _grant(world, "GERMANY", "submarine", 1, "free_submarine")
         world.log.append("Germany starts its turn with 40 or more IPCs of income: a free submarine")
     if power == "UK":
@@ -434,6 +434,17 @@ def on_turn_start(world: World) -> None:
             world.log.append(
                 f"the UK raises {len(held)} free infantry for " + ", ".join(world.space_name(s) for s in held)
             )
+
+
+def income_at_turn_start(world: World, power: str) -> int:
+    """The income a power starts its turn with: its last collection; before its first one (its first
+    turn) what its territories pay now, its starting income (Germany's 40 in round 1)."""
+    last = world.extra.get("last_income", {}).get(power)
+    if last is not None:
+        return int(last)
+    from .rules import income_of  # rules imports this module
+
+    return sum(income_of(world, power).values())
 
 
 def _grant(world: World, economy: str, unit: str, n: int, key: str) -> None:
