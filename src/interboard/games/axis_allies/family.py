@@ -36,7 +36,7 @@ DESCRIPTIONS = {
     "hold it a round.",
     "aa_pacific_2001": "Japan against the UK (India and Australia), China and the USA across the Pacific: "
     "convoy routes, kamikaze, marines, destroyer-transports; Japan wins at 22 victory points.",
-    "aa_linked_world": "Rob Daviau's linked game: the Europe and Pacific boards joined by eleven "
+    "aa_linked_world": "Rob Daviau's linked game: the Europe and Pacific boards joined by ten "
     "interboard spaces into one war; Germany, the USSR, Japan, the UK and the USA in that order.",
 }
 
