@@ -8,7 +8,7 @@ It reads the two shipped games (``src/interboard/games/axis_allies/data/``) and 
 between Russia and China and the Indian Ocean, Pacific, and the cards of the Americas) and
 ``aa_linked_world.json`` (powers in the linked order of play, territories, units, setup).
 
-What the rules text gives is transcribed below (``INTERBOARD``: the eleven interboard spaces and
+What the rules text gives is transcribed below (``INTERBOARD``: the ten interboard spaces and
 exactly the connections the text lists). The decisions where it is silent are in
 ``docs/rules/axis-allies.md`` and are marked here where they shape the data.
 """

@@ -11,6 +11,10 @@ A case::
      "actions": ["move 1 armour from Poland to Belorussia via East Poland"],
      "expect": {"owner": {"EAST_POLAND": "GERMANY"}, "units": {"BELORUSSIA": {"GERMANY armour": 1}}}}
 
+``bought`` replaces the units to place; without it, those the turn's start grants (the linked
+game's free units) are there. ``taken`` (``{"LIBYA": "UK"}``) gives territories to a power after its
+turn began, as if taken in this turn's combat (``owner`` sets the position the turn starts from).
+
 ``refused`` instead of ``expect`` names a text the refusal must contain (the actions before the last
 must be accepted). ``process`` plays the decision point to its end (then ``expect`` may check
 ``ipcs``, ``phase``, ``power``, ``bought``, ``convoys``, ``winner``).
@@ -69,8 +73,12 @@ def build(case: dict[str, Any]) -> World:
     world.round = case.get("round", 1)
     world.turn = world.order.index(case.get("power", world.order[0]))
     begin_turn(world)
+    for sid, holder in case.get("taken", {}).items():
+        world.owner[sid] = holder
+        world.extra["conquered"].append(sid)
     world.phase = Phase(case.get("phase", "purchase"))
-    world.bought = {e: dict(b) for e, b in case.get("bought", {}).items()}
+    if "bought" in case:  # otherwise what the turn's start granted (free units) stays to place
+        world.bought = {e: dict(b) for e, b in case["bought"].items()}
     world.convoys.update(case.get("convoys", {}))
     world.captured_capitals.update(case.get("captured", {}))
     world.extra.update(case.get("extra", {}))

@@ -118,3 +118,24 @@ def test_a_seat_asked_in_a_battle_sees_the_battle_board() -> None:
             assert all(text.startswith("lose ") or text in ("press on",) for text in tree["orders"]["battle"])
             return
     raise AssertionError("no seed asked the USSR for casualties")
+
+
+NUMBERS = {"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+"""Counts a description might say (another word fails the test below, as it should be looked at)."""
+
+
+def test_the_linked_worlds_description_counts_the_interboard_cards_of_its_map() -> None:
+    from interboard.games.axis_allies.gamedata import game_data
+
+    # What `interboard variants` and GET /api/variants show.
+    info = next(v for v in FAMILY.variants() if v.id == "aa_linked_world")
+    said = re.findall(r"\b(\w+) interboard (?:spaces|cards)\b", info.description)
+    assert len(said) == 1, info.description
+    # The cards are the spaces the linked map adds to the two printed boards.
+    linked = game_data("aa_linked_world").board
+    cards = [s for s in linked.spaces if s.board not in ("Europe", "Pacific")]
+    added = len(linked.spaces) - len(game_data("aa_europe_1999").board.spaces)
+    added -= len(game_data("aa_pacific_2001").board.spaces)
+    assert len(cards) == added
+    count = int(said[0]) if said[0].isdigit() else NUMBERS.get(said[0].lower())
+    assert count == len(cards), (said[0], len(cards))

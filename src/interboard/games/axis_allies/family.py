@@ -36,7 +36,7 @@ DESCRIPTIONS = {
     "hold it a round.",
     "aa_pacific_2001": "Japan against the UK (India and Australia), China and the USA across the Pacific: "
     "convoy routes, kamikaze, marines, destroyer-transports; Japan wins at 22 victory points.",
-    "aa_linked_world": "Rob Daviau's linked game: the Europe and Pacific boards joined by eleven "
+    "aa_linked_world": "Rob Daviau's linked game: the Europe and Pacific boards joined by ten "
     "interboard spaces into one war; Germany, the USSR, Japan, the UK and the USA in that order.",
 }
 
@@ -152,7 +152,8 @@ class AxisAlliesFamily:
         world = self._world(state)
         out: list[str | None] = []
         if seat not in self.pending(state).seats:
-            return [f"{text!r}: {seat} has nothing to decide now" for text in actions]
+            why = _not_now(world, seat)
+            return [f"{text!r}: {why}" for text in actions]
         for text in actions:
             try:
                 self._play(world, seat, text)
@@ -280,6 +281,87 @@ def _choices(world: World, seat: str) -> Choices:
     if world.phase is Phase.COMBAT:
         return Choices(tuple(combat.choices(world, seat)), combat.may_end(world, seat))
     return Choices(tuple(legal_actions(world)), True)
+
+
+STEPS = {
+    Phase.SETUP: "initial placement",
+    Phase.PURCHASE: "purchase",
+    Phase.COMBAT_MOVE: "combat move",
+    Phase.COMBAT: "combat",
+    Phase.NONCOMBAT_MOVE: "non-combat move",
+    Phase.PLACE: "placement",
+}
+THE = frozenset({"Soviet Union", "United Kingdom", "United States"})
+"""Powers whose names take "the" in a sentence."""
+
+
+def _name(world: World, power: str) -> str:
+    name = world.data.power(power).name
+    return f"the {name}" if name in THE else name
+
+
+def _possessive(world: World, power: str) -> str:
+    name = _name(world, power)
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def _not_now(world: World, seat: str) -> str:
+    """Why ``seat`` may not act now: whose step (or battle) it is, and when ``seat`` decides next."""
+    seats = seats_of(world.data.id)
+    if seat not in seats:
+        return f"{seat} is no seat of this game (its seats: {', '.join(seats)})"
+    if world.phase is Phase.OVER:
+        return "the game is over: " + (f"the {world.winner.title()} won" if world.winner else "a draw")
+    mover = world.power
+    now = f"it is {_possessive(world, mover)} {STEPS[world.phase]}"
+    if world.phase is Phase.COMBAT and world.battle is not None:
+        b = world.battle
+        what = f"the battle in {world.space_name(b['at'])}" if b.get("at") else "the kamikaze attack"
+        waiting = " and ".join(dict.fromkeys(_name(world, seat_of(world, p)) for p in b.get("asked", {})))
+        now += f": {what} waits on {waiting}"
+    who = _name(world, seat)
+    if linked.out_of_the_war(world, seat):
+        return f"{now}; {who} has surrendered and decides nothing more"
+    if world.phase is Phase.COMBAT and seat_of(world, mover) == seat:
+        own = _own(world, seat, mover)
+        return f"{now}; {who} decides next when a battle asks it, or in {own} non-combat move"
+    power, step = _next_step(world, seat)
+    later = f"in {_own(world, seat, power)} {step}"
+    if world.phase is Phase.COMBAT and _fights_on(world, seat):
+        later = f"if a battle asks it, or {later}"
+    return f"{now}; {who} decides next {later}"
+
+
+def _own(world: World, seat: str, power: str) -> str:
+    """``its own`` for the seat's own power, else the power's name (China, played by the USA's seat)."""
+    return "its own" if power == seat else _possessive(world, power)
+
+
+def _next_step(world: World, seat: str) -> tuple[str, str]:
+    """The next power ``seat`` plays and the step it decides first: its purchase, or in the linked
+    game's initial placement its own placement while that is still to come."""
+    order = world.order
+    if world.phase is Phase.SETUP:
+        setup = linked.SETUP_ORDER
+        ahead = setup[setup.index(world.power) + 1 :]
+        if seat in ahead:
+            return seat, "initial placement"
+        after = list(order)  # round 1 begins with the first power in the order of play
+    else:
+        after = [*order[world.turn + 1 :], *order[: world.turn + 1]]
+    for power in after:
+        if seat_of(world, power) == seat and not linked.out_of_the_war(world, power):
+            return power, "purchase step"
+    return seat, "purchase step"
+
+
+def _fights_on(world: World, seat: str) -> bool:
+    """Whether ``seat`` has units where a battle of this combat step is being or is still to be fought
+    (it may yet be asked there)."""
+    spaces = set(world.battles)
+    if world.battle is not None and world.battle.get("at"):
+        spaces.add(world.battle["at"])
+    return any(u.at in spaces and seat_of(world, u.owner) == seat for u in world.units.values())
 
 
 def _income(world: World, power: str) -> dict[str, int]:

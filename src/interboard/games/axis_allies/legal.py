@@ -166,11 +166,13 @@ def _placements(world: World) -> Iterator[Action]:
     if world.power == "CHINA":
         spots.update(s for s, h in world.owner.items() if h == "CHINA")
     held = [s for s, side in world.extra.get("held_at_start", {}).items() if side == world.side(world.power)]
-    for bought in world.bought.values():
+    for economy, bought in world.bought.items():
         for unit, n in sorted(bought.items()):
             if n <= 0:
                 continue
             ut = world.data.units[unit]
             targets = held if ut.has("factory") else sorted(spots)
+            if linked.free_infantry_owed(world, economy, unit):  # the UK's free infantry need no factory
+                targets = sorted(spots.union(world.extra.get("british_mediterranean", ())))
             for at in targets:
                 yield Place(((unit, 1),), at)

@@ -417,7 +417,7 @@ def exile_capital(world: World, power: str, capital: str) -> str | None:
 # ---------------------------------------------------------------------- special powers
 def on_turn_start(world: World) -> None:
     power = world.power
-    if power == "GERMANY" and world.extra.get("last_income", {}).get("GERMANY", 0) >= FREE_SUBMARINE_INCOME:
+    if power == "GERMANY" and income_at_turn_start(world, power) >= FREE_SUBMARINE_INCOME:
         _grant(world, "GERMANY", "submarine", 1, "free_submarine")
         world.log.append("Germany starts its turn with 40 or more IPCs of income: a free submarine")
     if power == "UK":
@@ -436,19 +436,58 @@ def on_turn_start(world: World) -> None:
             )
 
 
+def income_at_turn_start(world: World, power: str) -> int:
+    """The income a power starts its turn with: its last collection; before its first one (its first
+    turn) what its territories pay now, its starting income (Germany's 40 in round 1)."""
+    last = world.extra.get("last_income", {}).get(power)
+    if last is not None:
+        return int(last)
+    from .rules import income_of  # rules imports this module
+
+    return sum(income_of(world, power).values())
+
+
 def _grant(world: World, economy: str, unit: str, n: int, key: str) -> None:
     world.bought.setdefault(economy, {})[unit] = world.bought.get(economy, {}).get(unit, 0) + n
     world.extra[key] = world.extra.get(key, 0) + n
 
 
-def free_infantry_spot(world: World, at: str, unit: str) -> int:
-    """How many free infantry the UK may still place at ``at`` (0: none, or not a place for them):
-    a territory within or next to the Mediterranean that was British at the start of its turn."""
-    if not is_linked(world) or world.power != "UK" or unit != "infantry":
-        return 0
-    if at not in world.extra.get("british_mediterranean", ()):
+def free_infantry_owed(world: World, economy: str, unit: str) -> int:
+    """How many of ``economy``'s ``unit`` to place are the UK's free infantry (0 for anything else)."""
+    if not is_linked(world) or world.power != "UK" or economy != "ENGLAND" or unit != "infantry":
         return 0
     return int(world.extra.get("free_infantry", 0))
+
+
+def free_infantry_at(world: World, at: str) -> bool:
+    """Whether the UK's free infantry may go to ``at``: a territory within or next to the
+    Mediterranean that was British at the start of its turn (the text allows no factory elsewhere)."""
+    return at in world.extra.get("british_mediterranean", ())
+
+
+def free_infantry_used(world: World, economy: str, at: str, unit: str, n: int, have: int) -> int:
+    """How many of ``n`` infantry placed at ``at`` are free ones (taken first where they may go).
+    Elsewhere only bought infantry may be placed: refused if ``n`` would take free ones."""
+    owed = free_infantry_owed(world, economy, unit)
+    if not owed:
+        return 0
+    if free_infantry_at(world, at):
+        return min(n, owed)
+    bought = have - owed
+    if n > bought:
+        name = world.space_name(at)
+        t = world.data.territories.get(at)
+        reason = (
+            f"{name} was not British at the start of the UK's turn"
+            if t is not None and t.mediterranean
+            else f"{name} is not within or next to the Mediterranean"
+        )
+        raise _illegal(
+            f"{reason}: the UK's free infantry go only to territories within or next to the Mediterranean "
+            f"that were British at the start of its turn (England has {bought} bought infantry left to "
+            f"place besides its {owed} free ones)"
+        )
+    return 0
 
 
 def on_turn_end(world: World, power: str) -> None:

@@ -342,12 +342,12 @@ def place_units(world: World, action: Place) -> None:
     factories = world.extra.get("factories_at_start", [])
     counts = dict(action.units)
     for type_, n in action.units:
-        free_here = 0
         ut = world.data.units[type_]
         economy = _placing_economy(world, at)
         have = world.bought.get(economy, {}).get(type_, 0)
         if have < n:
             raise _illegal(f"{economy} has {have} {ut.name} to place, not {n}")
+        free_here = 0  # the UK's free infantry among them: no factory needed, no factory limit
         if ut.has("factory"):
             _place_factory(world, at)
         elif ut.is_sea or (ut.is_air and world.is_sea(at)):
@@ -366,24 +366,23 @@ def place_units(world: World, action: Place) -> None:
                 room = _new_carrier_room(world, at, counts)
                 if not ut.carrier_cost or room < n * ut.carrier_cost:
                     raise _illegal(f"no carrier room for {n} {ut.name} in {world.space_name(at)}")
-        elif free_here := linked.free_infantry_spot(world, at, type_):  # the UK's free infantry
-            if n > free_here:
-                raise _illegal(f"the UK has {free_here} free infantry left to place, not {n}")
-            world.extra["free_infantry"] = free_here - n
-        elif not china_places_anywhere(world, at) and (at not in factories or world.owner.get(at) != power):
-            raise _illegal(f"{world.space_name(at)} has no factory {power} held at the start of its turn")
-        limit = (
-            None
-            if world.is_sea(at) or china_places_anywhere(world, at) or free_here
-            else placement_limit(world, at)
-        )
-        if limit is not None:
+        else:
+            free_here = linked.free_infantry_used(world, economy, at, type_, n, have)
+            factory = china_places_anywhere(world, at) or (at in factories and world.owner.get(at) == power)
+            if n > free_here and not factory:
+                if free_here:
+                    raise _illegal(f"the UK has {free_here} free infantry left to place, not {n}")
+                raise _illegal(f"{world.space_name(at)} has no factory {power} held at the start of its turn")
+        limit = None if world.is_sea(at) or china_places_anywhere(world, at) else placement_limit(world, at)
+        if limit is not None and n > free_here:
             placed = world.extra.setdefault("placed", {}).get(at, 0)
-            if placed + n > limit:
+            if placed + n - free_here > limit:
                 raise _illegal(
                     f"the factory in {world.space_name(at)} places {limit} units a turn ({placed} placed)"
                 )
-            world.extra["placed"][at] = placed + n
+            world.extra["placed"][at] = placed + n - free_here
+        if free_here:
+            world.extra["free_infantry"] -= free_here
         world.bought[economy][type_] = have - n
         for _ in range(n):
             u = world.add_unit(type_, power, at)
