@@ -1,7 +1,8 @@
 """Scenario fixtures of the Axis & Allies family: a position, the actions of one decision point,
 and what must follow (``tests/axis_allies/scenarios/*.json``, read by ``test_scenarios.py``).
 
-A case::
+A case is a scenario position (``docs/scenarios.md``: the fields of an Axis & Allies position, read
+by the family's own scenario reader) with the test's keys beside it::
 
     {"name": "armour_blitzes_through_an_empty_enemy_territory",
      "game": "aa_europe_1999", "power": "GERMANY", "phase": "combat_move",
@@ -11,9 +12,7 @@ A case::
      "actions": ["move 1 armour from Poland to Belorussia via East Poland"],
      "expect": {"owner": {"EAST_POLAND": "GERMANY"}, "units": {"BELORUSSIA": {"GERMANY armour": 1}}}}
 
-``bought`` replaces the units to place; without it, those the turn's start grants (the linked
-game's free units) are there. ``taken`` (``{"LIBYA": "UK"}``) gives territories to a power after its
-turn began, as if taken in this turn's combat (``owner`` sets the position the turn starts from).
+``game``, ``options`` and ``seed`` are the scenario's variant, options and seed.
 
 ``refused`` instead of ``expect`` names a text the refusal must contain (the actions before the last
 must be accepted). ``process`` plays the decision point to its end (then ``expect`` may check
@@ -26,7 +25,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from interboard.games.axis_allies.engine import begin_turn
+from interboard.games.axis_allies import scenario
 from interboard.games.axis_allies.family import FAMILY
 from interboard.games.axis_allies.options import Options
 from interboard.games.axis_allies.state import Phase, World, new_world
@@ -40,49 +39,14 @@ def load_cases() -> list[dict[str, Any]]:
     return scenario_files.load_cases(SCENARIOS)
 
 
+def position(case: dict[str, Any]) -> dict[str, Any]:
+    """The case's position: its scenario fields (``docs/scenarios.md``), without the test's own."""
+    return {key: case[key] for key in scenario.FIELDS if key in case}
+
+
 def build(case: dict[str, Any]) -> World:
-    world = new_world(case["game"], Options.from_json(case.get("options", {})), case.get("seed", 1))
-    if "units" in case:
-        world.units, world.next_id = {}, 1
-        for line in case["units"]:
-            patrol = line.endswith(" on patrol")  # a fighter on combat air patrol (the linked game)
-            line = line.removesuffix(" on patrol")
-            power, count, rest = line.split(" ", 2)
-            type_, _, at = rest.partition(" ")
-            space = FAMILY_space(world, at)
-            for _ in range(int(count)):
-                unit = world.add_unit(type_, power, space)
-                unit.cap = patrol
-                if patrol:
-                    continue
-                if world.is_sea(space) and world.unit_type(unit).is_land:
-                    ship = next(
-                        u
-                        for u in world.at(space)
-                        if u.owner == power and world.unit_type(u).transport_capacity
-                    )
-                    unit.aboard = ship.id
-                elif world.is_sea(space) and world.unit_type(unit).is_air:
-                    carrier = next((u for u in world.at(space) if world.unit_type(u).carrier_capacity), None)
-                    unit.aboard = carrier.id if carrier else None
-    world.owner.update(case.get("owner", {}))
-    for sid, holder in case.get("owner", {}).items():
-        if holder is None:
-            world.owner.pop(sid, None)
-    world.ipcs.update(case.get("ipcs", {}))
-    world.round = case.get("round", 1)
-    world.turn = world.order.index(case.get("power", world.order[0]))
-    begin_turn(world)
-    for sid, holder in case.get("taken", {}).items():
-        world.owner[sid] = holder
-        world.extra["conquered"].append(sid)
-    world.phase = Phase(case.get("phase", "purchase"))
-    if "bought" in case:  # otherwise what the turn's start granted (free units) stays to place
-        world.bought = {e: dict(b) for e, b in case["bought"].items()}
-    world.convoys.update(case.get("convoys", {}))
-    world.captured_capitals.update(case.get("captured", {}))
-    world.extra.update(case.get("extra", {}))
-    return world
+    """The case's position, read as a scenario file's is."""
+    return scenario.build(case["game"], case.get("options", {}), case.get("seed", 1), position(case))
 
 
 def FAMILY_space(world: World, name: str) -> str:

@@ -202,7 +202,7 @@ def test_no_kamikaze_is_asked_outside_the_zones_or_without_tokens() -> None:
     state, _ = play(state, "USA", [])
     assert FAMILY.pending(state).kind == "turn"
     state = game(
-        game="aa_pacific_2001", power="USA", phase="combat_move", extra={"kamikaze": {"JAPAN": 0}},
+        game="aa_pacific_2001", power="USA", phase="combat_move", markers={"kamikaze": {"JAPAN": 0}},
         units=["USA 1 battleship Sea Zone 35", "JAPAN 1 infantry Japan"],
     )  # fmt: skip
     state, _ = play(state, "USA", [])

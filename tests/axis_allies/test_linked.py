@@ -33,7 +33,7 @@ def test_surrender_dice_are_in_the_results_and_replay_the_same() -> None:
         "game": "aa_linked_world",
         "power": "JAPAN",
         "phase": "place",
-        "extra": {"bombed_since_turn": {"JAPAN": 100}},
+        "markers": {"bombed_since_turn": {"JAPAN": 100}},
     }
     state = state_of(build(case))
     first = FAMILY.process(state, {"JAPAN": []})

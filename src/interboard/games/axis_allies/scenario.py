@@ -7,7 +7,8 @@ The fields, each replacing that part of the published start when given:
 * ``units``: every unit on the board, as lines ``"GERMANY 3 infantry Poland"`` (power, count, unit,
   place; ``damaged``, ``submerged`` or ``on patrol`` may follow), or as objects with an ``id`` and
   what a unit carries in the middle of a turn (``moved``, ``aboard``, ``origin``...);
-* ``owner`` (territory or convoy centre -> power, ``null``: neutral), ``ipcs`` (economy -> IPCs),
+* ``owner`` (territory or convoy centre -> power, ``null``: neutral) as the turn began; ``taken``
+  (territory -> power) what changed hands since, in this turn's combat; ``ipcs`` (economy -> IPCs),
   ``bought`` (economy -> unit -> count), ``convoys`` (convoy centre -> the side holding it),
   ``captured`` (capital -> round taken), ``battles``, ``battle``, ``winner`` and ``markers`` (the
   rules' counters: surrendered powers, kamikaze tokens, victory points...).
@@ -27,7 +28,7 @@ from . import linked
 from .actions import ActionSyntaxError, space_of, unit_type_of
 from .engine import begin_turn
 from .options import Options
-from .state import Phase, Unit, World, new_world
+from .state import SEAT_OF, Phase, Unit, World, new_world
 
 FIELDS = (
     "round",
@@ -35,6 +36,7 @@ FIELDS = (
     "phase",
     "units",
     "owner",
+    "taken",
     "ipcs",
     "bought",
     "convoys",
@@ -154,10 +156,15 @@ def build(variant: str, options: Mapping[str, Any], seed: int, position: Mapping
                 _aboard(world, unit, "auto", where)
         for uid, raw in kept.items():
             _aboard(world, world.units[uid], raw.get("aboard"), f"units (id {uid}).aboard")
-    for unit in world.units.values():
-        if unit.owner in gone:
-            where = f"units (a {unit.type} of {unit.owner} at {world.space_name(unit.at)})"
-            raise _fail(where, f"{unit.owner} has surrendered: its units have left the board")
+    gone = {p for p in world.order if p in gone or SEAT_OF.get(p) in gone}  # China goes with the USA
+    for unit in list(world.units.values()):
+        if unit.owner not in gone:
+            continue
+        if "units" not in position:  # the published start's: they left when their power surrendered
+            world.remove(unit)
+            continue
+        where = f"units (a {unit.type} of {unit.owner} at {world.space_name(unit.at)})"
+        raise _fail(where, f"{unit.owner} has surrendered: its units have left the board")
     if "round" in position:
         world.round = _whole(position["round"], "round", 1)
     if "power" in position:
@@ -180,6 +187,12 @@ def build(variant: str, options: Mapping[str, Any], seed: int, position: Mapping
         chosen = world.phase
         begin_turn(world)  # what the turn's start notes: the territories held, the factories
         world.phase = chosen
+    for key, holder in _object(position.get("taken", {}), "taken").items():
+        sid = _space(world, key, f"taken.{key}")
+        if world.is_sea(sid):
+            raise _fail(f"taken.{key}", "only land territories are taken")
+        world.owner[sid] = _power(world, holder, f"taken.{key}")
+        world.extra.setdefault("conquered", []).append(sid)
     for uid, raw in kept.items():  # what a unit did this turn, after the turn's start reset it
         unit = world.units[uid]
         unit.moved = _whole(raw.get("moved", 0), f"units (id {uid}).moved")
