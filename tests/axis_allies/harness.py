@@ -27,8 +27,7 @@ from typing import Any
 
 from interboard.games.axis_allies import scenario
 from interboard.games.axis_allies.family import FAMILY
-from interboard.games.axis_allies.options import Options
-from interboard.games.axis_allies.state import Phase, World, new_world
+from interboard.games.axis_allies.state import World
 
 from .. import scenario_files
 
