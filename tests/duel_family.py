@@ -26,6 +26,8 @@ from interboard.games.protocol import (
 )
 
 SEATS = ("A", "B")
+POSITION = ("round", "mover", "step", "dice", "hits", "n")
+"""A position's fields: all of the state but the generator's."""
 ROUNDS = 12
 LIFE = 3
 
@@ -71,13 +73,13 @@ class DuelFamily:
     ) -> State:
         state = self.new_state(variant, options, seed)
         for key, value in position.items():
-            if key not in ("round", "mover", "step", "dice", "hits"):
+            if key not in POSITION:
                 raise FamilyError(f"position.{key}: not a field of a duel position")
             state[key] = value
         return state
 
     def position(self, state: State) -> dict[str, Any]:
-        return {key: state[key] for key in ("round", "mover", "step", "dice", "hits")}
+        return {key: state[key] for key in POSITION}
 
     def seats(self, state: State) -> list[str]:
         return list(SEATS)

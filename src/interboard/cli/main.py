@@ -27,6 +27,7 @@ from ..games.record import Match, RecordError
 from ..games.record import replay as replay_record
 from .common import fail, family_cli, hooks, load_any_record
 from .render import render as render_svg
+from .scenario import app as scenario_app
 from .selfplay import selfplay as selfplay_command
 
 app = typer.Typer(
@@ -75,7 +76,9 @@ def play(
     except FamilyError as exc:
         raise fail(str(exc)) from exc
     module = family_cli(fam)
-    if module is not None and hasattr(module, "play"):
+    # A scenario starts through the protocol alone, which every family's game has.
+    scenario_given = any(a == "--scenario" or a.startswith("--scenario=") for a in args)
+    if module is not None and hasattr(module, "play") and not scenario_given:
         module.play(info.id, args)
         return
     from .play import run as play_generic
@@ -415,6 +418,7 @@ def serve(
 
 
 app.command("render")(render_svg)
+app.add_typer(scenario_app, name="scenario")
 app.command("selfplay")(selfplay_command)
 
 for _family in families().values():

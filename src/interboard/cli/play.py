@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 
 from ..bots.seats import bot_names, seat_actions
-from ..games import find_variant
+from ..games import find_variant, scenario
 from ..games.protocol import FamilyError
 from ..games.record import Match, RecordError, load, save
 from .common import fail, parse_options
@@ -46,6 +46,9 @@ def generic(
     bots: Annotated[str, typer.Option(help="Seats played by bots: all, others, none, or a list.")] = "none",
     bot: Annotated[str, typer.Option(help="The bot in those seats.")] = "random",
     load_from: Annotated[Path | None, typer.Option("--load", help="Continue a saved game.")] = None,
+    scenario_file: Annotated[
+        Path | None, typer.Option("--scenario", help="Start from a scenario file's position.")
+    ] = None,
     save_to: Annotated[
         Path | None, typer.Option("--save", help="Save the game here after every step.")
     ] = None,
@@ -55,7 +58,12 @@ def generic(
     """Play a game at one keyboard; every seat not given to a bot is typed in turn."""
     try:
         _, info = find_variant(variant)
-        match = load(load_from) if load_from else Match.new(info.id, parse_options(info, option or []), seed)
+        if load_from:
+            match = load(load_from)
+        elif scenario_file:
+            match = _from_scenario(info.id, scenario_file, option or [], seed)
+        else:
+            match = Match.new(info.id, parse_options(info, option or []), seed)
     except (FamilyError, RecordError) as exc:
         raise fail(str(exc)) from exc
     fam = match.family
@@ -90,6 +98,20 @@ def generic(
             save(match, save_to)
     winners = fam.winners(match.state)
     typer.echo(f"Game over: {', '.join(winners)} won." if winners else f"Stopped after {played} steps.")
+
+
+def _from_scenario(variant: str, path: Path, options: list[str], seed: int) -> Match:
+    """A game from a scenario file: its variant must be the one asked for; its seed, if it names one,
+    stands, as do its options (``--option`` given as well is refused rather than silently merged)."""
+    chosen = scenario.load(path)
+    if chosen.variant != variant:
+        raise FamilyError(f"{path}: the scenario is of {chosen.variant}, not {variant}")
+    if options:
+        raise FamilyError(f"{path}: a scenario keeps its own options; give them in its 'options'")
+    played = chosen.seed if chosen.seed is not None else seed
+    state = scenario.start_state(chosen, played)
+    fam, info = find_variant(variant)
+    return Match(fam, info, chosen.options, played, state, position=chosen.position)
 
 
 def _ask(match: Match, seat: str, save_to: Path | None) -> list[str]:

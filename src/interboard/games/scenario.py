@@ -108,14 +108,25 @@ def load(path: str | Path) -> Scenario:
     return read(data, str(p))
 
 
-def start_state(scenario: Scenario, seed: int) -> dict[str, Any]:
-    """The state of a new game from ``scenario`` (``seed`` seeds its chances when the scenario names
-    none). Raises :class:`ScenarioError` naming the field and the rule a position breaks."""
+def start_state(
+    scenario: Scenario, seed: int, options: Mapping[str, OptionValue] | None = None
+) -> dict[str, Any]:
+    """The state of a new game from ``scenario``, its chances seeded by ``seed`` (with ``options`` in
+    place of the scenario's, when given). Raises :class:`ScenarioError` naming the field and the rule
+    a position breaks."""
     fam, info = find_variant(scenario.variant)
+    chosen = scenario.options if options is None else options
     try:
-        return fam.scenario(info.id, scenario.options, seed, scenario.position)
+        state = fam.scenario(info.id, chosen, seed, scenario.position)
+        fam.pending(state)
+        fam.view(state)
     except FamilyError as exc:
         raise ScenarioError(f"{scenario.source}: {exc}") from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        # A rule's own counters (markers, a battle or a decision half-fought) are the family's
+        # working data, given as is: what the rules cannot read is refused here, not met later.
+        raise ScenarioError(f"{scenario.source}: position: the rules cannot read it ({exc!r})") from None
+    return state
 
 
 def written(

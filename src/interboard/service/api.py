@@ -489,6 +489,7 @@ def create_app(
         account; a token that is no live session binds nothing (``account`` says null)."""
         # Only what was sent: the service fills in the defaults, the options' among them.
         given = body.model_dump(exclude_unset=True)
+        given["variant"] = body.variant  # the member chosen: by the variant given, or the scenario's
         # A game is all bots only if every seat given is one (a seat not given is open); whether it
         # is, is known once it is made: counted then, so a refused attempt costs nothing.
         seats = given.get("seats") or {}

@@ -46,6 +46,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from ..bots.seats import bot_names, default_bot, seat_actions
 from ..games import family as get_family
 from ..games import find_variant, variants
+from ..games import scenario as scenarios
 from ..games.protocol import FamilyError
 from .cache import Lru, NotKept, without_rules
 from .models import GameRow, MessageRow, OrdersRow, PhaseRow, SeatRow
@@ -431,6 +432,9 @@ class NewGame:
     such as 'bot:heuristic', which orders every phase), or a player's name (the seat is assigned)."""
     autostart: bool = True
     missed_orders: str = "default"
+    scenario: dict[str, Any] | None = None
+    """A scenario (``interboard-scenario/1``, ``docs/scenarios.md``): the game starts from its position,
+    with its options and seed unless the request gives them."""
     on_leave: str = "bot"
     """What a seat becomes when its player leaves a started game: 'bot' (the family's default bot,
     'bot:heuristic' for Diplomacy; an open seat if the family has no bots), 'bot:NAME', or 'open'
@@ -721,12 +725,24 @@ class GameService:
                 raise Invalid(f"deadline {kind!r}: a phase kind of {info.id} ({kinds}) and 1 s to 30 days")
         if req.seed is not None and not 0 <= req.seed < 2**63:
             raise Invalid("seed: a whole number from 0 to 2**63 - 1")
-        seed = req.seed if req.seed is not None else secrets.randbelow(2**63)
+        chosen: scenarios.Scenario | None = None
         try:
-            options = info.check_options(req.options)
-            state = family.new_state(info.id, options, seed)
+            if req.scenario is not None:
+                chosen = scenarios.read(req.scenario, "scenario")
+                if chosen.variant != info.id:
+                    raise Invalid(f"scenario: it is of {chosen.variant}, not {info.id}")
+                if req.options and req.scenario.get("options"):
+                    raise Invalid("options: give them in the scenario or in the request, not in both")
+            given_seed = req.seed if req.seed is not None else chosen.seed if chosen else None
+            seed = given_seed if given_seed is not None else secrets.randbelow(2**63)
+            options = info.check_options(req.options or (chosen.options if chosen else {}))
+            if chosen is None:
+                state = family.new_state(info.id, options, seed)
+            else:
+                state = scenarios.start_state(chosen, seed, options)
         except FamilyError as exc:
-            raise Invalid(str(exc)) from None
+            where = "scenario: " if chosen is not None and not str(exc).startswith("scenario") else ""
+            raise Invalid(f"{where}{exc}") from None
         seats = family.seats(state)
         unknown = set(req.seats) - set(seats)
         if unknown:
@@ -751,7 +767,8 @@ class GameService:
                     title=req.title[:200] or f"{info.title} game",
                     settings={
                         "options": options,
-                        "seed_chosen": req.seed is not None,
+                        "seed_chosen": given_seed is not None,
+                        **({"scenario": chosen.position} if chosen else {}),
                         "press": req.press,
                         "deadlines": req.deadlines,
                         "autostart": req.autostart,

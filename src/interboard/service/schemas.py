@@ -115,10 +115,9 @@ def _variant_body(info: VariantInfo) -> type:
     kind = _literal(fam.phase_kinds)
     variant_type = _literal([info.id])
     fields: dict[str, Any] = {
-        "variant": (
-            variant_type,
-            Field(DEFAULT_VARIANT if info.id == DEFAULT_VARIANT else ..., description=info.title),
-        ),
+        # Optional in every member: the union picks the member by the variant given, or by the
+        # scenario's, or the default's.
+        "variant": (variant_type, Field(info.id, description=info.title)),
         "family": (_literal([fam.name]) | None, Field(None, description="optional: the variant's family")),
         "title": (str, Field("", max_length=200, pattern=NO_NUL)),
         "options": (options, Field(default_factory=options)),
@@ -134,6 +133,10 @@ def _variant_body(info: VariantInfo) -> type:
         "seats": (
             dict[seat_name, how],  # type: ignore[valid-type]
             Field(default_factory=dict, description="seat -> open | bot | bot:NAME | a player's name"),
+        ),
+        "scenario": (
+            dict[str, Any] | None,
+            Field(None, description="start from this interboard-scenario/1 (docs/scenarios.md)"),
         ),
         "autostart": (bool, True),
         "missed_orders": (_literal(MISSED_ORDERS), Field("default", description="default | wait")),
@@ -152,7 +155,9 @@ def _variant_body(info: VariantInfo) -> type:
 
 def _tag(value: Any) -> str | None:
     if isinstance(value, dict):
-        tag = value.get("variant", DEFAULT_VARIANT)
+        scenario = value.get("scenario")
+        given = scenario.get("variant") if isinstance(scenario, dict) else None
+        tag = value.get("variant", given if given is not None else DEFAULT_VARIANT)
         return tag if isinstance(tag, str) else None
     return getattr(value, "variant", None)
 

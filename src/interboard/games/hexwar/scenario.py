@@ -14,7 +14,7 @@ The fields, each replacing that part of the variant's start when given:
 * ``moved``, ``attacked``, ``cleared``, ``decision`` (what the current phase has done and left open),
   ``setup_done``, ``winner``, ``result`` and ``markers`` (the inventions' own state).
 
-Counters are checked where they stand: on a hex of the map that units may enter, within the
+Counters are checked where they stand: ground units on a hex of the map that units may enter, within the
 stacking limits (ground units by size, HQs and tanks; Zeppelins and flyers by count).
 """
 
@@ -242,9 +242,10 @@ def _check_places(world: World) -> None:
     air = data.air
     for cell, units in sorted(world.occupancy().items()):
         hid = geo.hexes[cell].id
-        if cost.get(cell) is None:
+        ground_here = [u for u in units if u.kind not in NOT_GROUND]  # aircraft fly over anything
+        if cost.get(cell) is None and ground_here:
             terrain = geo.hexes[cell].terrain
-            raise _fail(f"units.{units[0].id}", f"{hid} is {terrain}: no counter stands there")
+            raise _fail(f"units.{ground_here[0].id}", f"{hid} is {terrain}: no ground unit stands there")
         for side in data.side_ids:
             mine = [u for u in units if world.side_of(u) == side]
             ground = [u for u in mine if u.kind not in NOT_GROUND]
