@@ -10,7 +10,8 @@ Zeppelins (Germany's player-turn):
 * Embarkation: a Zeppelin takes one crack troop of its hex aboard (tanks never fly).
 * Sortie: up to twice the third number (improved side: one more), anywhere but the sea; onto enemy
   ground units only without passengers. It stays where it sortied. Its passenger lands there: the
-  troop is in the hex and has spent its movement (disembarking costs all of it).
+  troop is in the hex and has spent its movement (disembarking costs all of it). No troop is flown
+  out of England while both sides have ground units there (the England front's rule).
 * A Zeppelin supplies its own and the adjacent hexes (attack supply without a trace), unless it
   shares its hex with an enemy ground unit.
 * Flipped to its improved side on the schedule, the weakest first (a stand-in for the choice).
@@ -36,6 +37,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from . import combat, inventions, supply
+from .front import why_not_leave
 from .state import GONE, MAP, Unit, World
 
 AIR = ("zeppelin", "flyer")
@@ -145,6 +147,12 @@ def land_supply(world: World, side: str) -> int:
             world.extra.pop("no_air_supply", None)
 
 
+def passenger_barred(world: World, unit: Unit, cell: int) -> str | None:
+    """Why the troop ``unit`` carries may not be flown to ``cell`` (the England front), or None."""
+    passenger = book(world).get("carrying", {}).get(unit.id)
+    return why_not_leave(world, world.units[passenger], cell) if passenger else None
+
+
 def good_base(world: World, unit: Unit, cell: int, known: _Bases | None = None) -> bool:
     """May ``unit`` be based in ``cell``: land, no enemy there, in attack supply over land, room."""
     if cell not in world.data.move_cost:
@@ -165,7 +173,11 @@ def bases(world: World, unit: Unit, start: int | None = None, known: _Bases | No
     known = known or _Bases(world, world.side_of(unit))
     geo = world.data.geography
     return sorted(
-        (c for c in reach(world, unit, start, limit) if c != unit.hex and good_base(world, unit, c, known)),
+        (
+            c
+            for c in reach(world, unit, start, limit)
+            if c != unit.hex and good_base(world, unit, c, known) and not passenger_barred(world, unit, c)
+        ),
         key=lambda c: geo.hexes[c].id,
     )
 
@@ -201,6 +213,9 @@ def change_base(world: World, unit: Unit, cell: int) -> None:
         raise AirError(f"{unit.id} has already changed base this phase")
     if grounded(world, unit):
         raise AirError(f"{unit.id} is caught in a storm this turn")
+    barred = passenger_barred(world, unit, cell)
+    if barred:
+        raise AirError(barred)
     if cell not in bases(world, unit):
         raise AirError(
             f"{unit.id} cannot base in {geo.hexes[cell].id}: a base is within range, on land, with no "
@@ -280,6 +295,8 @@ def sortie_hexes(world: World, zeppelin: Unit) -> list[int]:
         if passenger:
             if cell not in world.data.move_cost or _enemy_ground(world, cell, world.side):
                 continue
+            if passenger_barred(world, zeppelin, cell):
+                continue
             from .movement import stack_fits
 
             if stack_fits(world, world.side, cell, [world.units[passenger]]) is not None:
@@ -297,6 +314,9 @@ def sortie(world: World, zeppelin: Unit, cell: int) -> None:
         raise AirError(f"{zeppelin.id} has already sortied this turn")
     if grounded(world, zeppelin):
         raise AirError(f"{zeppelin.id} is caught in a storm this turn")
+    barred = passenger_barred(world, zeppelin, cell)
+    if barred:
+        raise AirError(barred)
     if cell not in sortie_hexes(world, zeppelin):
         raise AirError(
             f"{zeppelin.id} cannot sortie to {geo.hexes[cell].id}: within "

@@ -14,6 +14,7 @@ import heapq
 from collections.abc import Callable
 
 from . import supply
+from .front import why_not_leave
 from .state import MAP, Unit, World
 
 HOOKS_ALLOWANCE: list[Callable[[World, Unit, int], int]] = []
@@ -135,6 +136,9 @@ def why_not(
             return (
                 f"{unit.id} is out of attack supply: it may only move to better supply or closer to a source"
             )
+    reason = why_not_leave(world, unit, target)
+    if reason:
+        return reason
     england = world.data.england
     if england and world.tunnel_open and unit.hex == world.data.hex(england["tunnel_hex"]).index:
         remaining = [

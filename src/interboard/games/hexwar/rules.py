@@ -6,6 +6,7 @@ set-up rules, and the England front with its tunnel (the Vernian variant's, driv
 from __future__ import annotations
 
 from . import supply
+from .front import england_mask
 from .movement import stack_fits
 from .state import AVAILABLE, MAP, POOL, SETUP, Unit, World
 
@@ -159,11 +160,6 @@ def strategic_arrivals(world: World) -> None:
     if arrived:
         world.say(f"turn {letter} reinforcements: {', '.join(sorted(arrived))}")
     tunnel_arrival(world)
-
-
-def england_mask(world: World) -> int:
-    england = world.data.england
-    return world.data.map_mask([england["map"]]) if england else 0
 
 
 def england_clear(world: World) -> bool:
