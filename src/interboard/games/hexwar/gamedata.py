@@ -240,8 +240,11 @@ class GameData:
 
     def code_arrival(self, counter: CounterSpec) -> str:
         """Where a counter comes from: a strategic turn letter, ``start`` (the base set-up), or one of
-        the set-up and tunnel rules named in ``arrivals``; ``never`` past the game's end."""
+        the set-up and tunnel rules named in ``arrivals`` (a rule naming ``kinds`` takes only
+        those); ``never`` past the game's end."""
         for rule in self.arrivals:
+            if "kinds" in rule and counter.type.kind not in rule["kinds"]:
+                continue  # e.g. the turn-B Zeppelins are not the turn-B landing force
             if counter.nation in rule["nations"] and counter.code in rule["codes"]:
                 return str(rule.get("on") or rule["to"])
         if counter.code == "S":
