@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from interboard.games.hexwar import gamedata
 from interboard.games.hexwar.gamedata import GameData, GameDataError, game_data, load_folder
 
 
@@ -122,6 +123,33 @@ def test_the_base_set_up_is_on_passable_hexes_within_the_stacking_limits(data: G
         else:
             sizes[c.start] = sizes.get(c.start, 0) + c.type.size
     assert max(sizes.values()) <= data.stacking_size and max(hqs.values()) <= data.stacking_hq
+
+
+def _with_starts(monkeypatch: pytest.MonkeyPatch, starts: dict[str, str]) -> None:
+    """Load the data with these counters starting on these hexes."""
+    real = gamedata._read
+
+    def read(folder: str, name: str) -> Any:
+        content = real(folder, name)
+        if name == "counters.json":
+            for unit in content["units"]:
+                if unit["id"] in starts:
+                    unit["code"], unit["start"] = "S", starts[unit["id"]]
+        return content
+
+    monkeypatch.setattr(gamedata, "_read", read)
+
+
+def test_a_base_set_up_over_the_zeppelin_limit_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    _with_starts(monkeypatch, {"GE-Z06": "W4706"})  # a sixth beside the five in Aachen
+    with pytest.raises(GameDataError, match=r"the base set-up: W4706 would hold 6 Zeppelins \(limit 5\)"):
+        load_folder("vernian")
+
+
+def test_a_base_set_up_over_the_ground_limit_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    _with_starts(monkeypatch, {"GE-C25": "W4402", "GE-C26": "W4402"})  # two corps beside two
+    with pytest.raises(GameDataError, match=r"W4402 would hold 8 division-equivalents \(limit 6\)"):
+        load_folder("vernian")
 
 
 def test_the_combat_table_reads_down_for_the_attacker(data: GameData) -> None:

@@ -111,11 +111,12 @@ def reach(world: World, unit: Unit, start: int, limit: int) -> dict[int, int]:
 
 
 def _stack_room(world: World, unit: Unit, cell: int, occupancy: dict[int, list[Unit]] | None = None) -> bool:
-    limit = int(_cfg(world, "zeppelin_stacking" if unit.kind == "zeppelin" else "flyer_stacking", 5))
     side = world.side_of(unit)
     present = occupancy.get(cell, []) if occupancy is not None else world.at(cell)
-    here = [u for u in present if u.kind == unit.kind and world.side_of(u) == side and u.id != unit.id]
-    return len(here) < limit
+    here = [
+        u.spec.type for u in present if u.kind == unit.kind and world.side_of(u) == side and u.id != unit.id
+    ]
+    return world.data.stack_problem([*here, unit.spec.type], world.data.geography.hexes[cell].id) is None
 
 
 class _Bases:

@@ -10,6 +10,7 @@ failure raises :class:`GameDataError` naming the file and the entry.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib import resources
@@ -104,6 +105,7 @@ class GameData:
     fortress_step_defence: int
     stacking_size: int
     stacking_hq: int
+    stacking_tanks: int
     columns: tuple[tuple[int, int], ...]
     """Each odds column as (attack, defence), lowest first."""
     column_names: tuple[str, ...]
@@ -238,6 +240,42 @@ class GameData:
                 best = k
         return best
 
+    # ------------------------------------------------------------------ stacking
+    @staticmethod
+    def stacking_group(kind: str) -> str:
+        """Which stack a counter kind counts in: ``ground``, ``zeppelin`` or ``flyer`` (each air kind
+        stacks apart from the ground units), or ``""`` for none (a generator)."""
+        if kind in ("zeppelin", "flyer"):
+            return kind
+        return "" if kind == "generator" else "ground"
+
+    def stack_problem(self, types: Iterable[UnitType], where: str) -> str | None:
+        """Why one side's counters of ``types`` may not stand together in hex ``where`` (None: they
+        may): the ground stack, its HQs and tank, and each air kind, against the data's limits."""
+        size = hqs = tanks = 0
+        air = {"zeppelin": 0, "flyer": 0}
+        for t in types:
+            group = self.stacking_group(t.kind)
+            if group in air:
+                air[group] += 1
+            elif t.kind == "hq":
+                hqs += 1
+            elif group == "ground":
+                size += t.size
+                if t.kind == "tank":
+                    tanks += 1
+        if size > self.stacking_size:
+            return f"{where} would hold {size} division-equivalents (limit {self.stacking_size})"
+        if hqs > self.stacking_hq:
+            return f"{where} would hold {hqs} HQs (limit {self.stacking_hq})"
+        if tanks > self.stacking_tanks:
+            return f"{where} would hold {tanks} tanks (one a stack)"
+        for kind, words in (("zeppelin", "Zeppelins"), ("flyer", "ether flyers")):
+            limit = int(self.air.get(f"{kind}_stacking", 5))
+            if air[kind] > limit:
+                return f"{where} would hold {air[kind]} {words} (limit {limit})"
+        return None
+
     def code_arrival(self, counter: CounterSpec) -> str:
         """Where a counter comes from: a strategic turn letter, ``start`` (the base set-up), or one of
         the set-up and tunnel rules named in ``arrivals`` (a rule naming ``kinds`` takes only
@@ -364,6 +402,7 @@ def load_folder(folder: str) -> GameData:
         fortress_step_defence=int(game.get("fortress_step_defence", 0)),
         stacking_size=int(game["stacking"]["size"]),
         stacking_hq=int(game["stacking"]["hq"]),
+        stacking_tanks=int(game["stacking"].get("tanks", 1)),
         columns=tuple(columns),
         column_names=tuple(combat["columns"]),
         results=results,
@@ -393,4 +432,17 @@ def load_folder(folder: str) -> GameData:
     for terrain in {h.terrain for h in geography.by_id.values()}:
         if terrain not in data.terrain:
             raise GameDataError(f"{where}: terrain {terrain!r} of the maps has no entry in 'terrain'")
+    _check_base_setup(data, cwhere)
     return data
+
+
+def _check_base_setup(data: GameData, where: str) -> None:
+    """The counters that start on their hexes obey the stacking limits, as any placement must."""
+    stacks: dict[tuple[str, str], list[UnitType]] = {}
+    for c in data.counters:
+        if c.start is not None and data.code_arrival(c) == "start":
+            stacks.setdefault((c.start, data.side_of(c.nation)), []).append(c.type)
+    for (hid, _), types in sorted(stacks.items()):
+        problem = data.stack_problem(types, hid)
+        if problem:
+            raise GameDataError(f"{where}: the base set-up: {problem}")
