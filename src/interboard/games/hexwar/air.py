@@ -24,10 +24,11 @@ Interdicted hexes carry no enemy supply line until the flyers return to base aft
 of the other side intercept within three hexes of their base: Allied F against Zeppelins in
 Germany's turn, German F against Allied mission flyers in the Allies' (German flyers only ever
 intercept). Air combat rolls on the data's three tables until one side is gone, with no voluntary
-abort; an aborting flyer goes home and its mission ends. An Allied flyer whose hex an enemy ground
-unit enters displaces to a base within six hexes, or is lost. Storms keep air units out; one caught
-in a storm rolls to escape (1-2) in its base change phase, and one that fails neither sorties nor
-flies a mission that turn. Generators bar Allied flyers from their hex.
+abort; an aborting flyer goes home and its mission ends. An Allied flyer whose base an enemy ground
+unit enters displaces to a base within six hexes, or is lost; one flying its mission over enemy
+units is in the air, not on a base, and is not overrun. Storms keep air units out; one caught in a
+storm rolls to escape (1-2) in its base change phase, and one that fails neither sorties nor flies
+a mission that turn. Generators bar Allied flyers from their hex.
 """
 
 from __future__ import annotations
@@ -256,11 +257,13 @@ def rehome(world: World, unit: Unit, start: int) -> None:
 
 
 def displace_flyers(world: World) -> None:
-    """A flyer whose hex an enemy ground unit has entered displaces, or is lost."""
-    for unit in [u for u in world.on_map() if u.kind == "flyer"]:
+    """A flyer whose base an enemy ground unit has entered displaces, or is lost. A flyer on its
+    mission is in the air over its target, not on a base there: enemy units under it do not
+    overrun it (a heavy interdiction holds over them until the flyers return after combat)."""
+    missions = book(world).get("missions", {})
+    for unit in [u for u in world.on_map() if u.kind == "flyer" and u.id not in missions]:
         if unit.hex is not None and _enemy_ground(world, unit.hex, world.side_of(unit)):
             world.say(f"{unit.id} is overrun at {world.data.geography.hexes[unit.hex].id}")
-            book(world).get("missions", {}).pop(unit.id, None)
             rehome(world, unit, unit.hex)
 
 
