@@ -63,6 +63,26 @@ def test_board_edge_hexes_are_never_victory_hexes(data: GameData) -> None:
     assert data.hex("W3315").name == "Mannheim" and not data.hex("W3315").get("victory")
 
 
+def test_a_city_on_the_board_edge_is_played_as_a_town(data: GameData) -> None:
+    """Part II: board edge hexes are not city hexes. The map files keep the city; the data layer,
+    which every rule asks, says town."""
+    for hid in ("W3900", "W3315"):  # Dortmund, Mannheim
+        cell = data.hex(hid).index
+        assert data.hex(hid).get("place") == "city"
+        assert data.place(cell) == "town"
+        assert not (data.cities >> cell) & 1 and (data.towns >> cell) & 1
+        assert cell not in data.victory_value
+    assert not data.cities & data.board_edge_hexes
+    assert data.place(data.hex("W4706").index) == "city"  # Aachen, inside the map
+
+
+def test_only_the_data_layer_reads_a_hexs_place_from_the_map_file() -> None:
+    """So that no rule can forget what the data layer says of board-edge hexes."""
+    folder = Path(gamedata.__file__).parent
+    readers = sorted(p.name for p in folder.glob("*.py") if 'get("place")' in p.read_text(encoding="utf-8"))
+    assert readers == ["gamedata.py"]
+
+
 def test_london_its_six_neighbours_and_birmingham_are_cities(data: GameData) -> None:
     london = data.hex("E1011")
     ring = [data.geography.hexes[c] for c in data.geography.neighbours[london.index]]

@@ -101,6 +101,10 @@ class GameData:
     nation_names: dict[str, str]
     terrain: dict[str, dict[str, Any]]
     places: dict[str, dict[str, Any]]
+    board_edges: dict[str, Any]
+    """What a hex on a map's outer row or column is: ``places`` maps the place a map file gives it to
+    the one the rules read (the seed's part II: a city there is no city), ``victory`` false takes
+    away its victory value."""
     river: dict[str, int]
     fortress_step_defence: int
     stacking_size: int
@@ -170,25 +174,62 @@ class GameData:
             cost = self.terrain.get(h.terrain, {}).get("move")
             if cost is None:
                 continue
-            place = h.get("place")
+            place = self.place(h.index)
             if place in self.places:
                 cost = self.places[place]["move"]
             out[h.index] = int(cost)
         return out
 
     @cached_property
+    def board_edge_hexes(self) -> int:
+        """Every map's outer rows and columns."""
+        mask = 0
+        for m in self.geography.maps:
+            for edge in ("north", "south", "east", "west"):
+                mask |= self.edge_mask(m.id, edge)
+        return mask
+
+    @cached_property
+    def _places(self) -> dict[int, str]:
+        edges = self.board_edge_hexes
+        renamed = self.board_edges.get("places", {})
+        out = {}
+        for h in self.geography.by_id.values():
+            place = h.get("place")
+            if place and (edges >> h.index) & 1:
+                place = renamed.get(place, place)
+            if place:
+                out[h.index] = str(place)
+        return out
+
+    def place(self, cell: int) -> str | None:
+        """The place in a hex as every rule reads it (``town``, ``city``, ``fortress`` or None): the
+        map's, but for what the data says of board-edge hexes. Rules ask this, never the map file, so
+        that none can forget that an edge hex's city is no city."""
+        return self._places.get(cell)
+
+    def _where_place(self, *places: str) -> int:
+        return self.geography.mask(self.geography.hexes[c] for c, p in self._places.items() if p in places)
+
+    @cached_property
     def towns(self) -> int:
         """Town, city and fortress hexes (each a secondary supply source for its controller)."""
-        return self.geography.where(place=("town", "city", "fortress"))
+        return self._where_place("town", "city", "fortress")
 
     @cached_property
     def cities(self) -> int:
-        """City hexes (fortress cities included): the defence-supply goals."""
-        return self.geography.where(place=("city", "fortress"))
+        """City hexes (fortress cities included): the defence-supply goals, the cities new units and
+        generators are placed in, the city hexes the inventions' triggers count."""
+        return self._where_place("city", "fortress")
 
     @cached_property
     def victory_value(self) -> dict[int, int]:
-        return {h.index: int(h.get("victory")) for h in self.geography.by_id.values() if h.get("victory")}
+        edges = 0 if self.board_edges.get("victory", True) else self.board_edge_hexes
+        return {
+            h.index: int(h.get("victory"))
+            for h in self.geography.by_id.values()
+            if h.get("victory") and not (edges >> h.index) & 1
+        }
 
     @cached_property
     def fortress_steps(self) -> dict[int, int]:
@@ -398,6 +439,7 @@ def load_folder(folder: str) -> GameData:
         nation_names=dict(game.get("nation_names", {})),
         terrain=_need(game, "terrain", where),
         places=game.get("places", {}),
+        board_edges=game.get("board_edges", {}),
         river=game.get("river", {"move": 0, "shifts": 0}),
         fortress_step_defence=int(game.get("fortress_step_defence", 0)),
         stacking_size=int(game["stacking"]["size"]),
