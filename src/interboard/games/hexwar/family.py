@@ -19,7 +19,7 @@ from . import rules
 from .actions import ActionSyntaxError, parse_action
 from .bots import heuristic
 from .drawing import draw_position
-from .engine import IllegalAction, apply, begin_play, finish_setup, finish_step, run_on, seat_of
+from .engine import IllegalAction, apply, begin_play, finish_setup, finish_step, out_of_turn, run_on, seat_of
 from .gamedata import VARIANTS, GameDataError, game_data
 from .interface import option_tree
 from .legal import defaults, legal_actions, owes_answer
@@ -92,7 +92,8 @@ class HexWarFamily:
     def check(self, state: State, seat: str, actions: Sequence[str]) -> list[str | None]:
         world = self._world(state)
         if seat not in self.pending(state).seats:
-            return [f"{text!r}: {seat} has nothing to decide now" for text in actions]
+            why = out_of_turn(world, seat)
+            return [f"{text!r}: {why}" for text in actions]
         out: list[str | None] = []
         for text in actions:
             try:

@@ -66,6 +66,18 @@ class Side:
     id: str
     nations: tuple[str, ...]
     colour: str
+    name: str = ""
+    """As players write it in a sentence (``the Allies``); the id when empty."""
+    plural: bool = False
+    """The name takes a plural verb (``the Allies decide``)."""
+
+    @property
+    def called(self) -> str:
+        return self.name or self.id
+
+    @property
+    def possessive(self) -> str:
+        return self.called + ("'" if self.called.endswith("s") else "'s")
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +133,8 @@ class GameData:
     end_turn: str
     first_week: str
     sequence: dict[str, tuple[str, ...]]
+    phase_names: dict[str, str]
+    """Each phase of the sequence as players say it (``bombardment step``)."""
     doubled: dict[str, Any]
     attack_trace: int
     ultimate: dict[str, dict[str, Any]]
@@ -145,6 +159,12 @@ class GameData:
             if nation in side.nations:
                 return side.id
         return ""
+
+    def side(self, side: str) -> Side:
+        return next(s for s in self.sides if s.id == side)
+
+    def phase_words(self, phase: str) -> str:
+        return self.phase_names.get(phase, phase.replace("_", " ") + " phase")
 
     def enemy(self, side: str) -> str:
         return next(s.id for s in self.sides if s.id != side)
@@ -426,7 +446,8 @@ def load_folder(folder: str) -> GameData:
     if sorted(results) != [1, 2, 3, 4, 5, 6]:
         raise GameDataError(f"{where}: combat.results needs a row for each die 1 to 6")
     sides = tuple(
-        Side(s["id"], tuple(s["nations"]), s.get("colour", "#888")) for s in _need(game, "sides", where)
+        Side(s["id"], tuple(s["nations"]), s.get("colour", "#888"), s.get("name", ""), bool(s.get("plural")))
+        for s in _need(game, "sides", where)
     )
     turns = _need(game, "turns", where)
     data = GameData(
@@ -454,6 +475,7 @@ def load_folder(folder: str) -> GameData:
         end_turn=str(turns["end"]),
         first_week=str(turns.get("first_week", "")),
         sequence={k: tuple(v) for k, v in _need(game, "sequence", where).items()},
+        phase_names=dict(game.get("phase_names", {})),
         doubled=game.get("doubled_movement", {}),
         attack_trace=int(game["supply"]["attack_trace"]),
         ultimate=game["supply"]["ultimate"],
