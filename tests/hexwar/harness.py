@@ -12,7 +12,8 @@ A case::
      "actions": ["move GE-C01 W4808"],
      "expect": {"units": {"GE-C01": "W4808"}, "lost": {"GE-C01": 1}, "eliminated": ["BE-C01"],
                 "supply": {"GE-C01": "attack"}, "control": {"W4907": "Germany"},
-                "decision": {"kind": "retreat", "options": ["W5008"]}, "log": ["text in the log"]}}
+                "decision": {"kind": "retreat", "options": ["W5008"]}, "log": ["text in the log"],
+                "defaulted": ["retreat W5008"]}}                        # orders played by default
 
 The actions are checked and played by the engine one by one (as a player building a submission);
 with ``"process": true`` they are submitted to the family and the decision point is processed
@@ -107,7 +108,9 @@ def seat(case: dict[str, Any]) -> str:
     return str(case.get("seat", case.get("side", "Germany")))
 
 
-def check_expectations(world: World, case: dict[str, Any], log: list[str]) -> None:
+def check_expectations(
+    world: World, case: dict[str, Any], log: list[str], results: list[dict[str, Any]] | None = None
+) -> None:
     geo = world.data.geography
     expect = case["expect"]
     for uid, hid in expect.get("units", {}).items():
@@ -166,6 +169,9 @@ def check_expectations(world: World, case: dict[str, Any], log: list[str]) -> No
         assert any(text in line for line in log), f"{text!r} is not in the log: {log}"
     for text in expect.get("not_in_log", []):
         assert not any(text in line for line in log), f"{text!r} is in the log: {log}"
+    if "defaulted" in expect:
+        played = [r["order"] for r in results or [] if r.get("default") and r.get("succeeded")]
+        assert played == expect["defaulted"], f"orders played by default: {played}"
 
 
 def run_case(case: dict[str, Any]) -> None:
@@ -179,7 +185,7 @@ def run_case(case: dict[str, Any]) -> None:
         done = FAMILY.process(state, {who: actions})
         after = World.from_json(done.state)
         log = [str(r.get("message", "")) for r in done.results]
-        check_expectations(after, case, log)
+        check_expectations(after, case, log, list(done.results))
         return
     from interboard.games.hexwar.actions import parse_action
     from interboard.games.hexwar.engine import apply

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from interboard.games.hexwar import gamedata
 from interboard.games.hexwar.gamedata import GameData, GameDataError, game_data, load_folder
 
 
@@ -60,6 +61,26 @@ def test_board_edge_hexes_are_never_victory_hexes(data: GameData) -> None:
             edges |= data.edge_mask(m.id, edge)
     assert not any((edges >> c) & 1 for c in data.victory_value)
     assert data.hex("W3315").name == "Mannheim" and not data.hex("W3315").get("victory")
+
+
+def test_a_city_on_the_board_edge_is_played_as_a_town(data: GameData) -> None:
+    """Part II: board edge hexes are not city hexes. The map files keep the city; the data layer,
+    which every rule asks, says town."""
+    for hid in ("W3900", "W3315"):  # Dortmund, Mannheim
+        cell = data.hex(hid).index
+        assert data.hex(hid).get("place") == "city"
+        assert data.place(cell) == "town"
+        assert not (data.cities >> cell) & 1 and (data.towns >> cell) & 1
+        assert cell not in data.victory_value
+    assert not data.cities & data.board_edge_hexes
+    assert data.place(data.hex("W4706").index) == "city"  # Aachen, inside the map
+
+
+def test_only_the_data_layer_reads_a_hexs_place_from_the_map_file() -> None:
+    """So that no rule can forget what the data layer says of board-edge hexes."""
+    folder = Path(gamedata.__file__).parent
+    readers = sorted(p.name for p in folder.glob("*.py") if 'get("place")' in p.read_text(encoding="utf-8"))
+    assert readers == ["gamedata.py"]
 
 
 def test_london_its_six_neighbours_and_birmingham_are_cities(data: GameData) -> None:
@@ -124,6 +145,33 @@ def test_the_base_set_up_is_on_passable_hexes_within_the_stacking_limits(data: G
     assert max(sizes.values()) <= data.stacking_size and max(hqs.values()) <= data.stacking_hq
 
 
+def _with_starts(monkeypatch: pytest.MonkeyPatch, starts: dict[str, str]) -> None:
+    """Load the data with these counters starting on these hexes."""
+    real = gamedata._read
+
+    def read(folder: str, name: str) -> Any:
+        content = real(folder, name)
+        if name == "counters.json":
+            for unit in content["units"]:
+                if unit["id"] in starts:
+                    unit["code"], unit["start"] = "S", starts[unit["id"]]
+        return content
+
+    monkeypatch.setattr(gamedata, "_read", read)
+
+
+def test_a_base_set_up_over_the_zeppelin_limit_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    _with_starts(monkeypatch, {"GE-Z06": "W4706"})  # a sixth beside the five in Aachen
+    with pytest.raises(GameDataError, match=r"the base set-up: W4706 would hold 6 Zeppelins \(limit 5\)"):
+        load_folder("vernian")
+
+
+def test_a_base_set_up_over_the_ground_limit_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    _with_starts(monkeypatch, {"GE-C25": "W4402", "GE-C26": "W4402"})  # two corps beside two
+    with pytest.raises(GameDataError, match=r"W4402 would hold 8 division-equivalents \(limit 6\)"):
+        load_folder("vernian")
+
+
 def test_the_combat_table_reads_down_for_the_attacker(data: GameData) -> None:
     """High odds rarely fail and an even attack costs both sides: the stand-in's design goals."""
     last = data.results
@@ -155,8 +203,9 @@ INVENTION_KINDS = {"zeppelin", "flyer", "tank", "afb"}
 
 @pytest.mark.parametrize("case", SCHEDULE["cases"], ids=[c["name"] for c in SCHEDULE["cases"]])
 def test_the_seeds_schedule_of_inventions(data: GameData, case: dict[str, Any]) -> None:
+    when = "start" if case["turn"] == "S" else case["turn"]  # when the counter comes, not its code
     arriving: Counter[str] = Counter(
-        c.type.id for c in data.counters if c.code == case["turn"] and c.type.kind in INVENTION_KINDS
+        c.type.id for c in data.counters if data.code_arrival(c) == when and c.type.kind in INVENTION_KINDS
     )
     assert dict(arriving) == case["arrive"]
     assert data.air["flips"].get(case["turn"], 0) == case.get("flips", 0)

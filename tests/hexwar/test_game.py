@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,22 @@ def test_supply_of_the_opening_position_matches_the_reference() -> None:
     states = supply.unit_states(world)
     assert states == supply.naive_states(world)
     assert sum(1 for s in states.values() if s == supply.ATTACK) > 90
+
+
+def test_the_default_set_up_respects_every_stacking_limit() -> None:
+    """Every counter the set-up rules leave to the default, placed: each side's stack in each hex is
+    within the ground, HQ and tank limits and the five Zeppelins and five flyers."""
+    world = World.from_json(FAMILY.process(FAMILY.new_state("vernian_wwi", {}, 3), {}).state)
+    assert not any(u.where == "setup" for u in world.units.values())
+    count: Counter[tuple[int, str, str]] = Counter()
+    for u in world.on_map():
+        assert u.hex is not None
+        key = u.kind if u.kind in ("hq", "tank", "zeppelin", "flyer", "generator") else "size"
+        count[(u.hex, world.side_of(u), key)] += u.size if key == "size" else 1
+    limits = {"size": 6, "hq": 1, "tank": 1, "zeppelin": 5, "flyer": 5}
+    over = {k: n for k, n in count.items() if n > limits.get(k[2], n)}
+    assert not over, {(DATA.geography.hexes[c].id, side, key): n for (c, side, key), n in over.items()}
+    assert count[(DATA.hex("W4706").index, "Germany", "zeppelin")] == 5  # the seed's five in Aachen
 
 
 def test_the_tunnel_stacks_hold_five_infantry_and_at_most_one_hq() -> None:

@@ -10,7 +10,8 @@ Zeppelins (Germany's player-turn):
 * Embarkation: a Zeppelin takes one crack troop of its hex aboard (tanks never fly).
 * Sortie: up to twice the third number (improved side: one more), anywhere but the sea; onto enemy
   ground units only without passengers. It stays where it sortied. Its passenger lands there: the
-  troop is in the hex and has spent its movement (disembarking costs all of it).
+  troop is in the hex and has spent its movement (disembarking costs all of it). No troop is flown
+  out of England while both sides have ground units there (the England front's rule).
 * A Zeppelin supplies its own and the adjacent hexes (attack supply without a trace), unless it
   shares its hex with an enemy ground unit.
 * Flipped to its improved side on the schedule, the weakest first (a stand-in for the choice).
@@ -23,10 +24,11 @@ Interdicted hexes carry no enemy supply line until the flyers return to base aft
 of the other side intercept within three hexes of their base: Allied F against Zeppelins in
 Germany's turn, German F against Allied mission flyers in the Allies' (German flyers only ever
 intercept). Air combat rolls on the data's three tables until one side is gone, with no voluntary
-abort; an aborting flyer goes home and its mission ends. An Allied flyer whose hex an enemy ground
-unit enters displaces to a base within six hexes, or is lost. Storms keep air units out; one caught
-in a storm rolls to escape (1-2) in its base change phase, and one that fails neither sorties nor
-flies a mission that turn. Generators bar Allied flyers from their hex.
+abort; an aborting flyer goes home and its mission ends. An Allied flyer whose base an enemy ground
+unit enters displaces to a base within six hexes, or is lost; one flying its mission over enemy
+units is in the air, not on a base, and is not overrun. Storms keep air units out; one caught in a
+storm rolls to escape (1-2) in its base change phase, and one that fails neither sorties nor flies
+a mission that turn. Generators bar Allied flyers from their hex.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from . import combat, inventions, supply
+from .front import why_not_leave
 from .state import GONE, MAP, Unit, World
 
 AIR = ("zeppelin", "flyer")
@@ -109,11 +112,12 @@ def reach(world: World, unit: Unit, start: int, limit: int) -> dict[int, int]:
 
 
 def _stack_room(world: World, unit: Unit, cell: int, occupancy: dict[int, list[Unit]] | None = None) -> bool:
-    limit = int(_cfg(world, "zeppelin_stacking" if unit.kind == "zeppelin" else "flyer_stacking", 5))
     side = world.side_of(unit)
     present = occupancy.get(cell, []) if occupancy is not None else world.at(cell)
-    here = [u for u in present if u.kind == unit.kind and world.side_of(u) == side and u.id != unit.id]
-    return len(here) < limit
+    here = [
+        u.spec.type for u in present if u.kind == unit.kind and world.side_of(u) == side and u.id != unit.id
+    ]
+    return world.data.stack_problem([*here, unit.spec.type], world.data.geography.hexes[cell].id) is None
 
 
 class _Bases:
@@ -145,6 +149,12 @@ def land_supply(world: World, side: str) -> int:
             world.extra.pop("no_air_supply", None)
 
 
+def passenger_barred(world: World, unit: Unit, cell: int) -> str | None:
+    """Why the troop ``unit`` carries may not be flown to ``cell`` (the England front), or None."""
+    passenger = book(world).get("carrying", {}).get(unit.id)
+    return why_not_leave(world, world.units[passenger], cell) if passenger else None
+
+
 def good_base(world: World, unit: Unit, cell: int, known: _Bases | None = None) -> bool:
     """May ``unit`` be based in ``cell``: land, no enemy there, in attack supply over land, room."""
     if cell not in world.data.move_cost:
@@ -165,7 +175,11 @@ def bases(world: World, unit: Unit, start: int | None = None, known: _Bases | No
     known = known or _Bases(world, world.side_of(unit))
     geo = world.data.geography
     return sorted(
-        (c for c in reach(world, unit, start, limit) if c != unit.hex and good_base(world, unit, c, known)),
+        (
+            c
+            for c in reach(world, unit, start, limit)
+            if c != unit.hex and good_base(world, unit, c, known) and not passenger_barred(world, unit, c)
+        ),
         key=lambda c: geo.hexes[c].id,
     )
 
@@ -201,6 +215,9 @@ def change_base(world: World, unit: Unit, cell: int) -> None:
         raise AirError(f"{unit.id} has already changed base this phase")
     if grounded(world, unit):
         raise AirError(f"{unit.id} is caught in a storm this turn")
+    barred = passenger_barred(world, unit, cell)
+    if barred:
+        raise AirError(barred)
     if cell not in bases(world, unit):
         raise AirError(
             f"{unit.id} cannot base in {geo.hexes[cell].id}: a base is within range, on land, with no "
@@ -240,11 +257,13 @@ def rehome(world: World, unit: Unit, start: int) -> None:
 
 
 def displace_flyers(world: World) -> None:
-    """A flyer whose hex an enemy ground unit has entered displaces, or is lost."""
-    for unit in [u for u in world.on_map() if u.kind == "flyer"]:
+    """A flyer whose base an enemy ground unit has entered displaces, or is lost. A flyer on its
+    mission is in the air over its target, not on a base there: enemy units under it do not
+    overrun it (a heavy interdiction holds over them until the flyers return after combat)."""
+    missions = book(world).get("missions", {})
+    for unit in [u for u in world.on_map() if u.kind == "flyer" and u.id not in missions]:
         if unit.hex is not None and _enemy_ground(world, unit.hex, world.side_of(unit)):
             world.say(f"{unit.id} is overrun at {world.data.geography.hexes[unit.hex].id}")
-            book(world).get("missions", {}).pop(unit.id, None)
             rehome(world, unit, unit.hex)
 
 
@@ -280,6 +299,8 @@ def sortie_hexes(world: World, zeppelin: Unit) -> list[int]:
         if passenger:
             if cell not in world.data.move_cost or _enemy_ground(world, cell, world.side):
                 continue
+            if passenger_barred(world, zeppelin, cell):
+                continue
             from .movement import stack_fits
 
             if stack_fits(world, world.side, cell, [world.units[passenger]]) is not None:
@@ -297,6 +318,9 @@ def sortie(world: World, zeppelin: Unit, cell: int) -> None:
         raise AirError(f"{zeppelin.id} has already sortied this turn")
     if grounded(world, zeppelin):
         raise AirError(f"{zeppelin.id} is caught in a storm this turn")
+    barred = passenger_barred(world, zeppelin, cell)
+    if barred:
+        raise AirError(barred)
     if cell not in sortie_hexes(world, zeppelin):
         raise AirError(
             f"{zeppelin.id} cannot sortie to {geo.hexes[cell].id}: within "

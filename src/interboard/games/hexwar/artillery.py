@@ -93,7 +93,7 @@ def fire(world: World) -> None:
         hq = world.units[hq_id]
         cell = geo.hex(hid).index
         dice, kill = guns(hq)
-        modifier = 0 if geo.hexes[cell].terrain in OPEN_TERRAIN and not geo.hexes[cell].get("place") else 1
+        modifier = 0 if geo.hexes[cell].terrain in OPEN_TERRAIN and not world.data.place(cell) else 1
         own = supply.ground_masks(world)[side]
         if not any((own >> n) & 1 for n in geo.neighbours[cell]):
             modifier += 1  # no spotters next to the target

@@ -146,7 +146,7 @@ def odds(
     defence += world.fortress.get(cell, 0) * data.fortress_step_defence
     h = geo.hexes[cell]
     shifts = int(data.terrain.get(h.terrain, {}).get("shifts", 0))
-    place = h.get("place")
+    place = data.place(cell)
     if place in data.places:
         shifts = max(shifts, int(data.places[place].get("shifts", 0)))
     fighting = [u for u in attackers if u.kind != "tank"]

@@ -10,11 +10,12 @@ the game ends at the start of the data's last strategic turn, or the instant a s
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from . import air, armour, artillery, combat, inventions, movement, rules, supply
 from .actions import Action
-from .state import AVAILABLE, GONE, MAP, Unit, World
+from .gamedata import Side
+from .state import AVAILABLE, GONE, MAP, POOL, Unit, World
 
 
 class IllegalAction(ValueError):
@@ -63,6 +64,129 @@ def seat_of(world: World) -> str:
     if world.stage == "play" and world.phase_name in DECIDED_BY_ENEMY:
         return world.data.enemy(world.side)
     return world.side
+
+
+# ---------------------------------------------------------------------- whose turn, in words
+def out_of_turn(world: World, seat: str) -> str:
+    """Why ``seat`` may not act now, in players' words: whose step it is, and when ``seat`` decides
+    next as the position stands (the turn's own course may ask it sooner, or later)."""
+    if world.stage == "over":
+        return f"the game is over: {world.result}"
+    return f"{_step_now(world)}; {_next_step(world, seat)}"
+
+
+def _its(side: Side) -> str:
+    return "their" if side.plural else "its"
+
+
+def _step_now(world: World) -> str:
+    data = world.data
+    d = world.decision
+    if d is not None:
+        who = data.side(str(d["seat"]))
+        if d["kind"] == "retreat":
+            return f"{who.called} must pick the retreat hex of {', '.join(d['units'])} from {d['hex']}"
+        if d["kind"] == "advance":
+            return f"{who.called} must decide {_its(who)} advance into {d['hex']}"
+        return f"{who.called} must place {_its(who)} storm markers for turn {world.turn_name()}"
+    phasing = data.side(world.side)
+    words = data.phase_words(world.phase_name)
+    decider = data.side(seat_of(world))
+    if decider.id == phasing.id:
+        return f"it is {phasing.possessive} {words}"
+    verb = "decide" if decider.plural else "decides"
+    return f"it is the {words} of {phasing.possessive} player-turn, in which {decider.called} {verb}"
+
+
+def _next_step(world: World, seat: str) -> str:
+    """When ``seat`` is next asked: the phases ahead are walked on a copy of the position, without
+    playing them, to the first that would ask ``seat`` (as :func:`needs_decision` and the
+    strategic turn's arrivals say)."""
+    data = world.data
+    side = data.side(seat)
+    decides = "decide" if side.plural else "decides"
+    subject = f"{side.called} {decides} next"
+    d = world.decision
+    if d is not None and d["kind"] in ("retreat", "advance") and seat == world.side:
+        return f"{subject} in this {data.phase_words(world.phase_name)}"
+    # The enemy's attacks still to come may ask this side for a retreat before its turn.
+    risk = (
+        world.phase_name == "combat" and world.side != seat and (d is not None or bool(combat.targets(world)))
+    )
+    storms_first = d is not None and d["kind"] == "storms"  # asked before the turn's first phase
+    new_strategic = False
+    for probe, started in _phases_ahead(world, storms_first):
+        if started == "end":
+            return f"the game ends at the start of turn {data.end_turn} before {side.called} {decides} again"
+        if started and inventions.storm_side(probe) == seat and inventions.built(probe, seat):
+            return f"{subject} at the start of turn {probe.turn_name()}, placing {_its(side)} storm markers"
+        new_strategic = new_strategic or started == "strategic"
+        if probe.phase_name == "combat" and probe.side != seat and needs_decision(probe):
+            risk = True
+        if seat_of(probe) != seat:
+            continue
+        arriving = new_strategic and probe.phase_name == "new_units" and _arrivals(probe, seat)
+        if arriving or needs_decision(probe):
+            return subject + _where(world, probe, seat, risk)
+    has = "have" if side.plural else "has"
+    return f"{side.called} {has} nothing to decide this turn or the next, as things stand"
+
+
+def _phases_ahead(world: World, include_current: bool) -> Iterator[tuple[World, str]]:
+    """A copy of ``world`` set to each phase ahead in turn, through two operational turns, with what
+    begins there: ``operational``, ``strategic`` (a new operational turn both), ``end`` (the game's
+    end: the last), or ``""``. The phases are not played: only the turn track moves."""
+    data = world.data
+    probe = world.clone()
+    probe.decision = None
+    for _ in range(2 * sum(len(s) for s in data.sequence.values())):
+        started = ""
+        if include_current:
+            started, include_current = "operational", False
+        else:
+            probe.phase += 1
+            if probe.phase >= len(data.sequence[probe.side]):
+                probe.phase, probe.player = 0, probe.player + 1
+                probe.extra.pop("air", None)  # a new player-turn: the last one's air orders are gone
+            if probe.player >= len(data.sides):
+                probe.player, probe.operational, started = 0, probe.operational + 1, "operational"
+            if probe.operational > data.operational_turns:
+                probe.operational, probe.strategic, started = 1, probe.strategic + 1, "strategic"
+                if probe.turn_letter == data.end_turn:
+                    yield probe, "end"
+                    return
+        probe.moved, probe.attacked, probe.cleared = [], [], []
+        yield probe, started
+
+
+def _where(world: World, probe: World, seat: str, risk: bool) -> str:
+    """`` in its own movement phase of turn A2`` and the like: where ``probe`` stands, for ``seat``."""
+    data = world.data
+    side = data.side(seat)
+    words = data.phase_words(probe.phase_name)
+    phasing = data.side(probe.side)
+    later = (probe.strategic, probe.operational) != (world.strategic, world.operational)
+    if phasing.id != seat:
+        return f" in the {words} of {phasing.possessive} player-turn" + (
+            f" in turn {probe.turn_name()}" if later else ""
+        )
+    out = f" in {_its(side)} own {words}" + (f" of turn {probe.turn_name()}" if later else "")
+    if risk:
+        enemy, pronoun = data.side(data.enemy(seat)).called, "them" if side.plural else "it"
+        out += f", unless an attack of {enemy} asks {pronoun} for a retreat hex first"
+    return out
+
+
+def _arrivals(world: World, seat: str) -> bool:
+    """Will units of ``seat`` be waiting to be placed at the start of this strategic turn?"""
+    letter = world.turn_letter
+    returning = set(world.returning.get(world.strategic, []))
+    return any(
+        world.side_of(u) == seat
+        and u.where == POOL
+        and (world.data.code_arrival(u.spec) == letter or u.id in returning)
+        for u in world.units.values()
+    )
 
 
 # ---------------------------------------------------------------------- start and flow
@@ -313,10 +437,7 @@ def _apply(world: World, seat: str, action: Action) -> None:
         after_change(world)
         return
     if seat != seat_of(world):
-        raise IllegalAction(
-            f"it is {seat_of(world)}'s turn to act in the {world.phase_name.replace('_', ' ')} "
-            f"phase, not {seat}'s"
-        )
+        raise IllegalAction(out_of_turn(world, seat))
     phase = world.phase_name
     if phase == "new_units":
         if action.verb == "place":

@@ -19,10 +19,10 @@ from . import rules, scenario
 from .actions import ActionSyntaxError, parse_action
 from .bots import heuristic
 from .drawing import draw_position
-from .engine import IllegalAction, apply, begin_play, finish_setup, finish_step, run_on, seat_of
+from .engine import IllegalAction, apply, begin_play, finish_setup, finish_step, out_of_turn, run_on, seat_of
 from .gamedata import VARIANTS, GameDataError, game_data
 from .interface import option_tree
-from .legal import defaults, legal_actions
+from .legal import defaults, legal_actions, owes_answer
 from .state import World, new_world
 from .text import world_text
 
@@ -107,7 +107,8 @@ class HexWarFamily:
     def check(self, state: State, seat: str, actions: Sequence[str]) -> list[str | None]:
         world = self._world(state)
         if seat not in self.pending(state).seats:
-            return [f"{text!r}: {seat} has nothing to decide now" for text in actions]
+            why = out_of_turn(world, seat)
+            return [f"{text!r}: {why}" for text in actions]
         out: list[str | None] = []
         for text in actions:
             try:
@@ -128,12 +129,11 @@ class HexWarFamily:
         for seat in pending.seats:
             default = seat not in submissions
             texts = list(submissions[seat]) if not default else defaults(world, seat)
-            for text in texts:
-                try:
-                    self._play(world, seat, text)
-                    results.append({"power": seat, "order": text, "succeeded": True, "default": default})
-                except (ActionSyntaxError, IllegalAction) as exc:  # checked on submission
-                    results.append({"power": seat, "order": text, "succeeded": False, "message": str(exc)})
+            self._play_all(world, seat, texts, default, results)
+            if not default and owes_answer(world, seat):
+                # An empty (or refused) answer where one is needed: the default answers, or the
+                # same decision would be asked again for ever.
+                self._play_all(world, seat, defaults(world, seat), True, results)
         if world.stage == "setup":
             for seat in pending.seats:
                 finish_setup(world, seat)
@@ -163,6 +163,16 @@ class HexWarFamily:
         world.dice.clear()
         new_state = {"variant": state["variant"], **world.to_json()}
         return Processed(new_state, pending.phase, before, results, self.winners(new_state))
+
+    def _play_all(
+        self, world: World, seat: str, texts: Sequence[str], default: bool, results: list[dict[str, Any]]
+    ) -> None:
+        for text in texts:
+            try:
+                self._play(world, seat, text)
+                results.append({"power": seat, "order": text, "succeeded": True, "default": default})
+            except (ActionSyntaxError, IllegalAction) as exc:  # checked on submission
+                results.append({"power": seat, "order": text, "succeeded": False, "message": str(exc)})
 
     def legal(self, state: State, seat: str, chosen: Sequence[str]) -> Choices:
         if seat not in self.pending(state).seats:

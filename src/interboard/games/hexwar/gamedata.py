@@ -10,6 +10,7 @@ failure raises :class:`GameDataError` naming the file and the entry.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib import resources
@@ -65,6 +66,18 @@ class Side:
     id: str
     nations: tuple[str, ...]
     colour: str
+    name: str = ""
+    """As players write it in a sentence (``the Allies``); the id when empty."""
+    plural: bool = False
+    """The name takes a plural verb (``the Allies decide``)."""
+
+    @property
+    def called(self) -> str:
+        return self.name or self.id
+
+    @property
+    def possessive(self) -> str:
+        return self.called + ("'" if self.called.endswith("s") else "'s")
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,10 +113,15 @@ class GameData:
     nation_names: dict[str, str]
     terrain: dict[str, dict[str, Any]]
     places: dict[str, dict[str, Any]]
+    board_edges: dict[str, Any]
+    """What a hex on a map's outer row or column is: ``places`` maps the place a map file gives it to
+    the one the rules read (the seed's part II: a city there is no city), ``victory`` false takes
+    away its victory value."""
     river: dict[str, int]
     fortress_step_defence: int
     stacking_size: int
     stacking_hq: int
+    stacking_tanks: int
     columns: tuple[tuple[int, int], ...]
     """Each odds column as (attack, defence), lowest first."""
     column_names: tuple[str, ...]
@@ -115,6 +133,8 @@ class GameData:
     end_turn: str
     first_week: str
     sequence: dict[str, tuple[str, ...]]
+    phase_names: dict[str, str]
+    """Each phase of the sequence as players say it (``bombardment step``)."""
     doubled: dict[str, Any]
     attack_trace: int
     ultimate: dict[str, dict[str, Any]]
@@ -139,6 +159,12 @@ class GameData:
             if nation in side.nations:
                 return side.id
         return ""
+
+    def side(self, side: str) -> Side:
+        return next(s for s in self.sides if s.id == side)
+
+    def phase_words(self, phase: str) -> str:
+        return self.phase_names.get(phase, phase.replace("_", " ") + " phase")
 
     def enemy(self, side: str) -> str:
         return next(s.id for s in self.sides if s.id != side)
@@ -168,25 +194,62 @@ class GameData:
             cost = self.terrain.get(h.terrain, {}).get("move")
             if cost is None:
                 continue
-            place = h.get("place")
+            place = self.place(h.index)
             if place in self.places:
                 cost = self.places[place]["move"]
             out[h.index] = int(cost)
         return out
 
     @cached_property
+    def board_edge_hexes(self) -> int:
+        """Every map's outer rows and columns."""
+        mask = 0
+        for m in self.geography.maps:
+            for edge in ("north", "south", "east", "west"):
+                mask |= self.edge_mask(m.id, edge)
+        return mask
+
+    @cached_property
+    def _places(self) -> dict[int, str]:
+        edges = self.board_edge_hexes
+        renamed = self.board_edges.get("places", {})
+        out = {}
+        for h in self.geography.by_id.values():
+            place = h.get("place")
+            if place and (edges >> h.index) & 1:
+                place = renamed.get(place, place)
+            if place:
+                out[h.index] = str(place)
+        return out
+
+    def place(self, cell: int) -> str | None:
+        """The place in a hex as every rule reads it (``town``, ``city``, ``fortress`` or None): the
+        map's, but for what the data says of board-edge hexes. Rules ask this, never the map file, so
+        that none can forget that an edge hex's city is no city."""
+        return self._places.get(cell)
+
+    def _where_place(self, *places: str) -> int:
+        return self.geography.mask(self.geography.hexes[c] for c, p in self._places.items() if p in places)
+
+    @cached_property
     def towns(self) -> int:
         """Town, city and fortress hexes (each a secondary supply source for its controller)."""
-        return self.geography.where(place=("town", "city", "fortress"))
+        return self._where_place("town", "city", "fortress")
 
     @cached_property
     def cities(self) -> int:
-        """City hexes (fortress cities included): the defence-supply goals."""
-        return self.geography.where(place=("city", "fortress"))
+        """City hexes (fortress cities included): the defence-supply goals, the cities new units and
+        generators are placed in, the city hexes the inventions' triggers count."""
+        return self._where_place("city", "fortress")
 
     @cached_property
     def victory_value(self) -> dict[int, int]:
-        return {h.index: int(h.get("victory")) for h in self.geography.by_id.values() if h.get("victory")}
+        edges = 0 if self.board_edges.get("victory", True) else self.board_edge_hexes
+        return {
+            h.index: int(h.get("victory"))
+            for h in self.geography.by_id.values()
+            if h.get("victory") and not (edges >> h.index) & 1
+        }
 
     @cached_property
     def fortress_steps(self) -> dict[int, int]:
@@ -238,10 +301,49 @@ class GameData:
                 best = k
         return best
 
+    # ------------------------------------------------------------------ stacking
+    @staticmethod
+    def stacking_group(kind: str) -> str:
+        """Which stack a counter kind counts in: ``ground``, ``zeppelin`` or ``flyer`` (each air kind
+        stacks apart from the ground units), or ``""`` for none (a generator)."""
+        if kind in ("zeppelin", "flyer"):
+            return kind
+        return "" if kind == "generator" else "ground"
+
+    def stack_problem(self, types: Iterable[UnitType], where: str) -> str | None:
+        """Why one side's counters of ``types`` may not stand together in hex ``where`` (None: they
+        may): the ground stack, its HQs and tank, and each air kind, against the data's limits."""
+        size = hqs = tanks = 0
+        air = {"zeppelin": 0, "flyer": 0}
+        for t in types:
+            group = self.stacking_group(t.kind)
+            if group in air:
+                air[group] += 1
+            elif t.kind == "hq":
+                hqs += 1
+            elif group == "ground":
+                size += t.size
+                if t.kind == "tank":
+                    tanks += 1
+        if size > self.stacking_size:
+            return f"{where} would hold {size} division-equivalents (limit {self.stacking_size})"
+        if hqs > self.stacking_hq:
+            return f"{where} would hold {hqs} HQs (limit {self.stacking_hq})"
+        if tanks > self.stacking_tanks:
+            return f"{where} would hold {tanks} tanks (one a stack)"
+        for kind, words in (("zeppelin", "Zeppelins"), ("flyer", "ether flyers")):
+            limit = int(self.air.get(f"{kind}_stacking", 5))
+            if air[kind] > limit:
+                return f"{where} would hold {air[kind]} {words} (limit {limit})"
+        return None
+
     def code_arrival(self, counter: CounterSpec) -> str:
         """Where a counter comes from: a strategic turn letter, ``start`` (the base set-up), or one of
-        the set-up and tunnel rules named in ``arrivals``; ``never`` past the game's end."""
+        the set-up and tunnel rules named in ``arrivals`` (a rule naming ``kinds`` takes only
+        those); ``never`` past the game's end."""
         for rule in self.arrivals:
+            if "kinds" in rule and counter.type.kind not in rule["kinds"]:
+                continue  # e.g. the turn-B Zeppelins are not the turn-B landing force
             if counter.nation in rule["nations"] and counter.code in rule["codes"]:
                 return str(rule.get("on") or rule["to"])
         if counter.code == "S":
@@ -344,7 +446,8 @@ def load_folder(folder: str) -> GameData:
     if sorted(results) != [1, 2, 3, 4, 5, 6]:
         raise GameDataError(f"{where}: combat.results needs a row for each die 1 to 6")
     sides = tuple(
-        Side(s["id"], tuple(s["nations"]), s.get("colour", "#888")) for s in _need(game, "sides", where)
+        Side(s["id"], tuple(s["nations"]), s.get("colour", "#888"), s.get("name", ""), bool(s.get("plural")))
+        for s in _need(game, "sides", where)
     )
     turns = _need(game, "turns", where)
     data = GameData(
@@ -357,10 +460,12 @@ def load_folder(folder: str) -> GameData:
         nation_names=dict(game.get("nation_names", {})),
         terrain=_need(game, "terrain", where),
         places=game.get("places", {}),
+        board_edges=game.get("board_edges", {}),
         river=game.get("river", {"move": 0, "shifts": 0}),
         fortress_step_defence=int(game.get("fortress_step_defence", 0)),
         stacking_size=int(game["stacking"]["size"]),
         stacking_hq=int(game["stacking"]["hq"]),
+        stacking_tanks=int(game["stacking"].get("tanks", 1)),
         columns=tuple(columns),
         column_names=tuple(combat["columns"]),
         results=results,
@@ -370,6 +475,7 @@ def load_folder(folder: str) -> GameData:
         end_turn=str(turns["end"]),
         first_week=str(turns.get("first_week", "")),
         sequence={k: tuple(v) for k, v in _need(game, "sequence", where).items()},
+        phase_names=dict(game.get("phase_names", {})),
         doubled=game.get("doubled_movement", {}),
         attack_trace=int(game["supply"]["attack_trace"]),
         ultimate=game["supply"]["ultimate"],
@@ -390,4 +496,17 @@ def load_folder(folder: str) -> GameData:
     for terrain in {h.terrain for h in geography.by_id.values()}:
         if terrain not in data.terrain:
             raise GameDataError(f"{where}: terrain {terrain!r} of the maps has no entry in 'terrain'")
+    _check_base_setup(data, cwhere)
     return data
+
+
+def _check_base_setup(data: GameData, where: str) -> None:
+    """The counters that start on their hexes obey the stacking limits, as any placement must."""
+    stacks: dict[tuple[str, str], list[UnitType]] = {}
+    for c in data.counters:
+        if c.start is not None and data.code_arrival(c) == "start":
+            stacks.setdefault((c.start, data.side_of(c.nation)), []).append(c.type)
+    for (hid, _), types in sorted(stacks.items()):
+        problem = data.stack_problem(types, hid)
+        if problem:
+            raise GameDataError(f"{where}: the base set-up: {problem}")

@@ -48,7 +48,7 @@ def triggered(world: World, side: str) -> bool:
         nations = set(holds["nations"])
         count = sum(
             1
-            for cell in data.victory_value
+            for cell in geo.bitboard.bits(data.cities)
             if world.control.get(cell) == holds["side"] and geo.hexes[cell].get("nation") in nations
         )
         if count >= int(holds["cities"]):

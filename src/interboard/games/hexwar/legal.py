@@ -127,8 +127,16 @@ def defaults(world: World, seat: str) -> list[str]:
     return []
 
 
+def owes_answer(world: World, seat: str) -> bool:
+    """Is a decision asked of ``seat`` still open that may not be left empty (a retreat, an
+    advance)? Then the default answers it, so that play always moves on."""
+    if world.decision is None or world.decision["seat"] != seat:
+        return False
+    return not legal_actions(world, seat, 0)[1]
+
+
 def setup_left(world: World, seat: str) -> bool:
     return any(u.where == SETUP and world.side_of(u) == seat for u in world.units.values())
 
 
-__all__ = ["MAP", "defaults", "legal_actions", "setup_left"]
+__all__ = ["MAP", "defaults", "legal_actions", "owes_answer", "setup_left"]

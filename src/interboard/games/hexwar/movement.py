@@ -14,6 +14,7 @@ import heapq
 from collections.abc import Callable
 
 from . import supply
+from .front import why_not_leave
 from .state import MAP, Unit, World
 
 HOOKS_ALLOWANCE: list[Callable[[World, Unit, int], int]] = []
@@ -51,22 +52,18 @@ def allowance(world: World, unit: Unit) -> int:
 
 
 def stack_fits(world: World, side: str, cell: int, incoming: list[Unit]) -> str | None:
-    """Why ``incoming`` may not stand in ``cell`` with the friendly units already there (None: it may)."""
+    """Why ``incoming`` may not stand in ``cell`` with the friendly units already there (None: it may).
+    Only the stacks the incoming counters join are counted (air units stack apart from the ground);
+    with nothing incoming, the ground stack as it is."""
     data = world.data
-    present = [u for u in world.at(cell) if world.side_of(u) == side and u.kind not in supply.NOT_GROUND]
+    groups = {data.stacking_group(u.kind) for u in incoming} or {"ground"}
     ids = {u.id for u in incoming}
-    present = [u for u in present if u.id not in ids]
-    size = sum(u.size for u in present if u.kind != "hq") + sum(u.size for u in incoming if u.kind != "hq")
-    hqs = sum(1 for u in present if u.kind == "hq") + sum(1 for u in incoming if u.kind == "hq")
-    tanks = sum(1 for u in present if u.kind == "tank") + sum(1 for u in incoming if u.kind == "tank")
-    if size > data.stacking_size:
-        where = data.geography.hexes[cell].id
-        return f"{where} would hold {size} division-equivalents (limit {data.stacking_size})"
-    if hqs > data.stacking_hq:
-        return f"{data.geography.hexes[cell].id} would hold {hqs} HQs (limit {data.stacking_hq})"
-    if tanks > 1:
-        return f"{data.geography.hexes[cell].id} would hold {tanks} tanks (one a stack)"
-    return None
+    present = [
+        u
+        for u in world.at(cell)
+        if world.side_of(u) == side and u.id not in ids and data.stacking_group(u.kind) in groups
+    ]
+    return data.stack_problem((u.spec.type for u in (*present, *incoming)), data.geography.hexes[cell].id)
 
 
 def reachable(world: World, unit: Unit, held: dict[str, int] | None = None) -> dict[int, int]:
@@ -135,6 +132,9 @@ def why_not(
             return (
                 f"{unit.id} is out of attack supply: it may only move to better supply or closer to a source"
             )
+    reason = why_not_leave(world, unit, target)
+    if reason:
+        return reason
     england = world.data.england
     if england and world.tunnel_open and unit.hex == world.data.hex(england["tunnel_hex"]).index:
         remaining = [

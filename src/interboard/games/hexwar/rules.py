@@ -6,6 +6,7 @@ set-up rules, and the England front with its tunnel (the Vernian variant's, driv
 from __future__ import annotations
 
 from . import supply
+from .front import england_mask
 from .movement import stack_fits
 from .state import AVAILABLE, MAP, POOL, SETUP, Unit, World
 
@@ -161,11 +162,6 @@ def strategic_arrivals(world: World) -> None:
     tunnel_arrival(world)
 
 
-def england_mask(world: World) -> int:
-    england = world.data.england
-    return world.data.map_mask([england["map"]]) if england else 0
-
-
 def england_clear(world: World) -> bool:
     """No ground unit of the tunnel's side is left in England."""
     mask = england_mask(world)
@@ -195,12 +191,35 @@ def may_withdraw(world: World, unit: Unit) -> str | None:
 # ---------------------------------------------------------------------- placement
 def placement_hexes(world: World, unit: Unit, maps: dict[str, supply.SupplyMap] | None = None) -> list[int]:
     """Where ``unit`` (available) may be placed in a New Units phase."""
+    mask, in_england = _placement_area(world, unit, maps)
+    geo = world.data.geography
+    return sorted(
+        (c for c in geo.bitboard.bits(mask) if placement_room(world, unit, c, in_england) is None),
+        key=lambda c: geo.hexes[c].id,
+    )
+
+
+def placement_room(world: World, unit: Unit, cell: int, in_england: int) -> str | None:
+    """Why ``unit`` finds no room in ``cell`` (None: it does): the stacking limits, and in England's
+    towns (``in_england``) the mobilisation's one ground unit a hex."""
+    reason = stack_fits(world, world.side_of(unit), cell, [unit])
+    if reason:
+        return reason
+    mobilising = (in_england >> cell) & 1 and unit.kind not in ("hq", *supply.NOT_GROUND)
+    if mobilising and not _england_room(world, unit, cell):
+        where = world.data.geography.hexes[cell].id
+        return f"{where} already holds a British ground unit (one an English town)"
+    return None
+
+
+def _placement_area(world: World, unit: Unit, maps: dict[str, supply.SupplyMap] | None) -> tuple[int, int]:
+    """The hexes where ``unit``'s nation places new units, before stacking; and those of them that
+    are England's towns."""
     data = world.data
-    geo = data.geography
     side = world.side_of(unit)
     spec = data.placement.get(unit.spec.nation)
     if spec is None:
-        return []
+        return 0, 0
     maps = maps if maps is not None else supply.supply_maps(world)
     own = maps[side]
     held = supply.ground_masks(world)
@@ -229,20 +248,7 @@ def placement_hexes(world: World, unit: Unit, maps: dict[str, supply.SupplyMap] 
         for u in world.on_map():
             if u.kind == "hq" and u.spec.nation == "US" and u.hex is not None:
                 mask |= 1 << u.hex
-    out = []
-    for cell in geo.bitboard.bits(mask):
-        if unit.kind in supply.NOT_GROUND:  # air units: five of a kind a hex, apart from the ground stack
-            limit = int(world.data.air.get(f"{unit.kind}_stacking", 5))
-            here = [u for u in world.at(cell) if u.kind == unit.kind and world.side_of(u) == side]
-            if len(here) < limit:
-                out.append(cell)
-            continue
-        if stack_fits(world, side, cell, [unit]) is not None:
-            continue
-        if (in_england >> cell) & 1 and unit.kind != "hq" and not _england_room(world, unit, cell):
-            continue
-        out.append(cell)
-    return sorted(out, key=lambda c: geo.hexes[c].id)
+    return mask, in_england
 
 
 def _england_room(world: World, unit: Unit, cell: int) -> bool:
@@ -264,11 +270,15 @@ def place(world: World, unit: Unit, cell: int) -> None:
         raise PlacementError(f"{unit.id} is not waiting to be placed (it is {unit.where})")
     if world.side_of(unit) != world.side:
         raise PlacementError(f"{unit.id} is not {world.side}'s")
-    if cell not in placement_hexes(world, unit):
+    mask, in_england = _placement_area(world, unit, None)
+    if not (mask >> cell) & 1:
         raise PlacementError(
             f"{unit.id} may not be placed in {geo.hexes[cell].id}: see where {unit.spec.nation} units arrive "
-            "(cities in attack supply, ports, map edges, England's towns) and the stacking limits"
+            "(cities in attack supply, ports, map edges, England's towns)"
         )
+    reason = placement_room(world, unit, cell, in_england)
+    if reason:
+        raise PlacementError(f"{unit.id} may not be placed in {geo.hexes[cell].id}: {reason}")
     unit.where, unit.hex = MAP, cell
 
 
@@ -278,7 +288,18 @@ def setup_rule(world: World, unit: Unit) -> str:
 
 
 def setup_hexes(world: World, unit: Unit) -> list[int]:
-    """Where a counter of a set-up rule may go now, given what is already placed."""
+    """Where a counter of a set-up rule may go now, given what is already placed (the rule's hexes
+    with room for it: a set-up obeys the stacking limits as any placement does)."""
+    side = world.side_of(unit)
+    geo = world.data.geography
+    return sorted(
+        (c for c in _setup_candidates(world, unit) if stack_fits(world, side, c, [unit]) is None),
+        key=lambda c: geo.hexes[c].id,
+    )
+
+
+def _setup_candidates(world: World, unit: Unit) -> list[int]:
+    """The hexes a counter's set-up rule allows now, before stacking."""
     data = world.data
     geo = data.geography
     rule = setup_rule(world, unit)
@@ -287,7 +308,6 @@ def setup_hexes(world: World, unit: Unit) -> list[int]:
         c: [u for u in units if u.kind not in supply.NOT_GROUND] for c, units in world.occupancy().items()
     }
     occupied = {c: units for c, units in occupied.items() if units}
-    out: list[int] = []
     if rule == "setup_england" and data.england:
         if side == tunnel_side(world):
             candidates = [data.hex(h).index for h in data.england["landing_hexes"]]
@@ -326,20 +346,20 @@ def setup_hexes(world: World, unit: Unit) -> list[int]:
             ]
     else:
         return []
-    for c in candidates:
-        if stack_fits(world, side, c, [unit]) is None:
-            out.append(c)
-    return sorted(out, key=lambda c: geo.hexes[c].id)
+    return candidates
 
 
 def setup_place(world: World, unit: Unit, cell: int) -> None:
     geo = world.data.geography
     if unit.where != SETUP:
         raise PlacementError(f"{unit.id} is not placed by a set-up rule, or is placed already")
-    if cell not in setup_hexes(world, unit):
+    if cell not in _setup_candidates(world, unit):
         raise PlacementError(
             f"{unit.id} may not set up in {geo.hexes[cell].id} ({_rule_text(setup_rule(world, unit))})"
         )
+    reason = stack_fits(world, world.side_of(unit), cell, [unit])
+    if reason:
+        raise PlacementError(f"{unit.id} may not set up in {geo.hexes[cell].id}: {reason}")
     unit.where, unit.hex = MAP, cell
 
 

@@ -281,7 +281,7 @@ def new_world(variant: str, seed: int) -> World:
             units[spec.id] = Unit(spec, POOL)
     control = {}
     for h in geo.by_id.values():
-        if h.get("place") in ("town", "city", "fortress"):
+        if data.place(h.index) in ("town", "city", "fortress"):
             side = data.side_of(str(h.get("nation", "")))
             if side:
                 control[h.index] = side
