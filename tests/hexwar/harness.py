@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from interboard import rng
-from interboard.games.hexwar import supply
+from interboard.games.hexwar import scenario, supply
 from interboard.games.hexwar.family import FAMILY
-from interboard.games.hexwar.state import AVAILABLE, MAP, POOL, World, new_world
+from interboard.games.hexwar.state import AVAILABLE, World
 
 from .. import scenario_files
 
@@ -50,51 +50,26 @@ def rng_giving(dice: list[int]) -> int:
     raise AssertionError(f"no seed gives dice {dice}")
 
 
-def build(case: dict[str, Any]) -> World:
-    world = new_world("vernian_wwi", case.get("seed", 1))
-    data = world.data
-    geo = data.geography
-    world.stage = case.get("stage", "play")
-    turn = case.get("turn", "A1")
-    world.strategic = data.strategic_turns.index(turn[0])
-    world.operational = int(turn[1:])
-    world.player = data.side_ids.index(case.get("side", "Germany"))
-    world.phase = data.sequence[world.side].index(case.get("phase", "movement"))
-    if "units" in case:
-        for u in world.units.values():
-            if u.where == MAP or world.stage == "play":
-                u.where, u.hex = POOL, None
-        for uid, hid in case["units"].items():
-            world.units[uid].where, world.units[uid].hex = MAP, geo.hex(hid).index
-    for uid in case.get("available", []):
-        world.units[uid].where, world.units[uid].hex = AVAILABLE, None
-    for uid, lost in case.get("lost", {}).items():
-        world.units[uid].lost = lost
-    for uid in case.get("crack", []):
-        world.units[uid].crack = True
-    for uid in case.get("improved", []):
-        world.units[uid].improved = True
-    for hid, side in case.get("control", {}).items():
-        if side is None:
-            world.control.pop(geo.hex(hid).index, None)
-        else:
-            world.control[geo.hex(hid).index] = side
-    for hid, steps in case.get("fortress", {}).items():
-        world.fortress[geo.hex(hid).index] = steps
-    tunnel = case.get("tunnel", {})
+def position(case: dict[str, Any]) -> dict[str, Any]:
+    """The case's scenario position (``docs/scenarios.md``): its fields over the fixtures' defaults
+    (turn A1, Germany's movement; the tunnel open while Germans hold Dover, or with no units given).
+    The files call the markers ``extra``."""
+    fields = {key: case[key] for key in scenario.FIELDS if key in case}
+    if "extra" in case:
+        fields["markers"] = case["extra"]
     dover_held = any(hid == "E0214" and uid.startswith("GE-") for uid, hid in case.get("units", {}).items())
-    world.tunnel_open = tunnel.get("open", dover_held or "units" not in case)
-    world.tunnel_stacks = [list(s) for s in tunnel.get("stacks", [])]
-    world.returning = {int(k): v for k, v in tunnel.get("returning", {}).items()}
-    for stack in world.tunnel_stacks + list(world.returning.values()):
-        for uid in stack:
-            world.units[uid].where, world.units[uid].hex = POOL, None
-    world.moved = list(case.get("moved", []))
-    world.attacked = [geo.hex(h).index for h in case.get("attacked", [])]
-    world.cleared = [geo.hex(h).index for h in case.get("cleared", [])]
-    if "decision" in case:
-        world.decision = dict(case["decision"])
-    world.extra.update(case.get("extra", {}))
+    tunnel = {
+        "open": dover_held or "units" not in case,
+        "stacks": [],
+        "returning": {},
+        **case.get("tunnel", {}),
+    }
+    return {"stage": "play", "turn": "A1", "side": "Germany", "phase": "movement", **fields, "tunnel": tunnel}
+
+
+def build(case: dict[str, Any]) -> World:
+    """The case's position, read as a scenario file's is, with its next dice."""
+    world = scenario.build("vernian_wwi", case.get("seed", 1), position(case))
     if "dice" in case:
         world.rng = rng_giving(case["dice"])
     return world
