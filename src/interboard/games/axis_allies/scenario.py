@@ -20,13 +20,14 @@ carrier of its side with room, in the order the lines are given; what does not f
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..protocol import FamilyError
+from ..positions import PositionError, an_object, fail, unknown_fields, whole
 from . import linked
 from .actions import ActionSyntaxError, space_of, unit_type_of
 from .engine import begin_turn
+from .gamedata import GameData
 from .options import Options
 from .state import SEAT_OF, Phase, Unit, World, new_world
 
@@ -62,86 +63,66 @@ UNIT_FIELDS = (
 _LINE = re.compile(r"(\S+)\s+(\d+)\s+(\S+)\s+(.+?)((?:\s+(?:damaged|submerged|on patrol))*)")
 
 
-class PositionError(FamilyError):
-    """A position field that cannot be read or breaks a rule."""
-
-
-def _fail(where: str, problem: str) -> PositionError:
-    return PositionError(f"position.{where}: {problem}")
-
-
-def _whole(value: Any, where: str, low: int = 0) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise _fail(where, f"a whole number from {low}, not {value!r}")
-    return value
-
-
-def _object(value: Any, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise _fail(where, f"an object, not {type(value).__name__}")
-    return value
-
-
 def _power(world: World, text: Any, where: str) -> str:
     if isinstance(text, str):
         for p in world.data.powers:
             if text.strip().casefold() in (p.id.casefold(), p.name.casefold()):
                 return p.id
     known = ", ".join(p.id for p in world.data.powers)
-    raise _fail(where, f"no power {text!r} in {world.data.id} (powers: {known})")
+    raise fail(where, f"no power {text!r} in {world.data.id} (powers: {known})")
 
 
 def _space(world: World, text: Any, where: str) -> str:
-    if not isinstance(text, str):
-        raise _fail(where, f"a place's name, not {text!r}")
-    try:
-        return space_of(world.data, text, f"position.{where}")
-    except ActionSyntaxError as exc:
-        raise PositionError(str(exc)) from None
+    return _named(space_of, world, text, "place", where)
 
 
 def _unit_type(world: World, text: Any, where: str) -> str:
+    return _named(unit_type_of, world, text, "unit", where)
+
+
+def _named(
+    lookup: Callable[[GameData, str, str], str], world: World, text: Any, what: str, where: str
+) -> str:
+    """The id of what ``text`` names, read as the actions read it (a name, id or alias, any case)."""
     if not isinstance(text, str):
-        raise _fail(where, f"a unit's name, not {text!r}")
+        raise fail(where, f"a {what}'s name, not {text!r}")
     try:
-        return unit_type_of(world.data, text, f"position.{where}")
+        return lookup(world.data, text, f"position.{where}")
     except ActionSyntaxError as exc:
         raise PositionError(str(exc)) from None
 
 
 def build(variant: str, options: Mapping[str, Any], seed: int, position: Mapping[str, Any]) -> World:
     """The world of a game of ``variant`` starting from ``position``."""
-    unknown = sorted(set(position) - set(FIELDS))
-    if unknown:
-        raise _fail(unknown[0], f"not a field of an Axis & Allies position (fields: {', '.join(FIELDS)})")
+    unknown_fields(position, FIELDS, "an Axis & Allies")
     world = new_world(variant, Options.from_json(dict(options)), seed)
-    markers = _object(position.get("markers", {}), "markers")
+    markers = an_object(position.get("markers", {}), "markers")
     gone = markers.get("surrendered", world.extra.get("surrendered", []))
     if "owner" in position:
-        for key, holder in _object(position["owner"], "owner").items():
+        for key, holder in an_object(position["owner"], "owner").items():
             sid = _space(world, key, f"owner.{key}")
             if world.is_sea(sid) and not world.data.territories[sid].convoy:
-                raise _fail(f"owner.{key}", "a sea zone that is no convoy centre belongs to no one")
+                raise fail(f"owner.{key}", "a sea zone that is no convoy centre belongs to no one")
             if holder is None:
                 world.owner.pop(sid, None)
             else:
                 world.owner[sid] = _power(world, holder, f"owner.{key}")
     if "ipcs" in position:
         economies = {e.id for p in world.data.powers for e in p.economies}
-        for key, value in _object(position["ipcs"], "ipcs").items():
+        for key, value in an_object(position["ipcs"], "ipcs").items():
             if key not in economies:
-                raise _fail(f"ipcs.{key}", f"no economy {key!r} (economies: {', '.join(sorted(economies))})")
-            world.ipcs[key] = _whole(value, f"ipcs.{key}")
+                raise fail(f"ipcs.{key}", f"no economy {key!r} (economies: {', '.join(sorted(economies))})")
+            world.ipcs[key] = whole(value, f"ipcs.{key}")
     kept: dict[int, dict[str, Any]] = {}
     if "units" in position:
         lines = position["units"]
         if not isinstance(lines, list):
-            raise _fail("units", "a list of units ('GERMANY 3 infantry Poland', or objects)")
+            raise fail("units", "a list of units ('GERMANY 3 infantry Poland', or objects)")
         world.units, world.next_id = {}, 1
         given = [(k, u) for k, u in enumerate(lines) if isinstance(u, dict)]
-        ids = [_whole(u.get("id"), f"units[{k}].id", 1) for k, u in given]
+        ids = [whole(u.get("id"), f"units[{k}].id", 1) for k, u in given]
         if len(set(ids)) != len(ids):
-            raise _fail("units", "two units have the same id")
+            raise fail("units", "two units have the same id")
         world.next_id = max(ids, default=0) + 1
         for (k, raw), uid in zip(given, ids, strict=True):
             kept[uid] = _unit_object(world, raw, uid, f"units[{k}]")
@@ -164,9 +145,9 @@ def build(variant: str, options: Mapping[str, Any], seed: int, position: Mapping
             world.remove(unit)
             continue
         where = f"units (a {unit.type} of {unit.owner} at {world.space_name(unit.at)})"
-        raise _fail(where, f"{unit.owner} has surrendered: its units have left the board")
+        raise fail(where, f"{unit.owner} has surrendered: its units have left the board")
     if "round" in position:
-        world.round = _whole(position["round"], "round", 1)
+        world.round = whole(position["round"], "round", 1)
     if "power" in position:
         world.turn = world.order.index(_power(world, position["power"], "power"))
     phase = position.get("phase", "purchase" if position else None)
@@ -175,10 +156,10 @@ def build(variant: str, options: Mapping[str, Any], seed: int, position: Mapping
             world.phase = Phase(phase)
         except ValueError:
             steps = ", ".join(p.value for p in Phase if p is not Phase.OVER)
-            raise _fail("phase", f"no step {phase!r} (steps: {steps})") from None
+            raise fail("phase", f"no step {phase!r} (steps: {steps})") from None
     if world.phase is Phase.SETUP:
         if world.data.id != linked.GAME:
-            raise _fail("phase", f"only the linked world game has an initial placement, not {world.data.id}")
+            raise fail("phase", f"only the linked world game has an initial placement, not {world.data.id}")
         turn = world.turn
         linked.begin_setup(world)  # the IPCs each power places with
         if "power" in position:
@@ -187,15 +168,15 @@ def build(variant: str, options: Mapping[str, Any], seed: int, position: Mapping
         chosen = world.phase
         begin_turn(world)  # what the turn's start notes: the territories held, the factories
         world.phase = chosen
-    for key, holder in _object(position.get("taken", {}), "taken").items():
+    for key, holder in an_object(position.get("taken", {}), "taken").items():
         sid = _space(world, key, f"taken.{key}")
         if world.is_sea(sid):
-            raise _fail(f"taken.{key}", "only land territories are taken")
+            raise fail(f"taken.{key}", "only land territories are taken")
         world.owner[sid] = _power(world, holder, f"taken.{key}")
         world.extra.setdefault("conquered", []).append(sid)
     for uid, raw in kept.items():  # what a unit did this turn, after the turn's start reset it
         unit = world.units[uid]
-        unit.moved = _whole(raw.get("moved", 0), f"units (id {uid}).moved")
+        unit.moved = whole(raw.get("moved", 0), f"units (id {uid}).moved")
         unit.fought = bool(raw.get("fought", False))
         unit.submerged = bool(raw.get("submerged", False))
         unit.cap = bool(raw.get("patrol", False))
@@ -203,37 +184,37 @@ def build(variant: str, options: Mapping[str, Any], seed: int, position: Mapping
         unit.origin = _space(world, origin, f"units (id {uid}).origin") if origin is not None else unit.at
     if "bought" in position:
         world.bought = {}
-        for key, counts in _object(position["bought"], "bought").items():
+        for key, counts in an_object(position["bought"], "bought").items():
             if key not in world.ipcs:
-                raise _fail(f"bought.{key}", f"no economy {key!r}")
+                raise fail(f"bought.{key}", f"no economy {key!r}")
             world.bought[key] = {
-                _unit_type(world, t, f"bought.{key}"): _whole(n, f"bought.{key}.{t}")
-                for t, n in _object(counts, f"bought.{key}").items()
+                _unit_type(world, t, f"bought.{key}"): whole(n, f"bought.{key}.{t}")
+                for t, n in an_object(counts, f"bought.{key}").items()
             }
     if "convoys" in position:
         world.convoys = {}
-        for key, side in _object(position["convoys"], "convoys").items():
+        for key, side in an_object(position["convoys"], "convoys").items():
             sid = _space(world, key, f"convoys.{key}")
             if not world.data.territories[sid].convoy:
-                raise _fail(f"convoys.{key}", "not a convoy centre")
+                raise fail(f"convoys.{key}", "not a convoy centre")
             if side not in ("axis", "allies"):
-                raise _fail(f"convoys.{key}", f"the side holding it: axis or allies, not {side!r}")
+                raise fail(f"convoys.{key}", f"the side holding it: axis or allies, not {side!r}")
             world.convoys[sid] = side
     if "captured" in position:
         world.captured_capitals = {
-            _space(world, key, f"captured.{key}"): _whole(r, f"captured.{key}", 1)
-            for key, r in _object(position["captured"], "captured").items()
+            _space(world, key, f"captured.{key}"): whole(r, f"captured.{key}", 1)
+            for key, r in an_object(position["captured"], "captured").items()
         }
     if "battles" in position:
         battles = position["battles"]
         if not isinstance(battles, list):
-            raise _fail("battles", "a list of the places where a battle is due")
+            raise fail("battles", "a list of the places where a battle is due")
         world.battles = [_space(world, b, f"battles[{k}]") for k, b in enumerate(battles)]
     if "battle" in position:
-        world.battle = None if position["battle"] is None else _object(position["battle"], "battle")
+        world.battle = None if position["battle"] is None else an_object(position["battle"], "battle")
     if "winner" in position:
         if position["winner"] not in (None, "axis", "allies"):
-            raise _fail("winner", f"axis, allies or null, not {position['winner']!r}")
+            raise fail("winner", f"axis, allies or null, not {position['winner']!r}")
         world.winner = position["winner"]
     # The markers in the order given (some rules read them in order), then what the start noted.
     world.extra = {**markers, **{k: v for k, v in world.extra.items() if k not in markers}}
@@ -243,11 +224,11 @@ def build(variant: str, options: Mapping[str, Any], seed: int, position: Mapping
 def _unit_line(world: World, raw: Any, where: str) -> list[Unit]:
     match = _LINE.fullmatch(raw.strip()) if isinstance(raw, str) else None
     if match is None:
-        raise _fail(where, f"write 'POWER COUNT UNIT PLACE' ('GERMANY 3 infantry Poland'), not {raw!r}")
+        raise fail(where, f"write 'POWER COUNT UNIT PLACE' ('GERMANY 3 infantry Poland'), not {raw!r}")
     power = _power(world, match.group(1), where)
     count = int(match.group(2))
     if not 1 <= count <= 999:
-        raise _fail(where, "a count is 1 to 999")
+        raise fail(where, "a count is 1 to 999")
     type_ = _unit_type(world, match.group(3), where)
     at = _space(world, match.group(4), where)
     marks = match.group(5)
@@ -265,16 +246,16 @@ def _unit_line(world: World, raw: Any, where: str) -> list[Unit]:
 def _unit_object(world: World, raw: dict[str, Any], uid: int, where: str) -> dict[str, Any]:
     unknown = sorted(set(raw) - set(UNIT_FIELDS))
     if unknown:
-        raise _fail(f"{where}.{unknown[0]}", f"not a field of a unit (fields: {', '.join(UNIT_FIELDS)})")
+        raise fail(f"{where}.{unknown[0]}", f"not a field of a unit (fields: {', '.join(UNIT_FIELDS)})")
     unit = Unit(
         uid,
         _unit_type(world, raw.get("type"), f"{where}.type"),
         _power(world, raw.get("power"), f"{where}.power"),
         _space(world, raw.get("at"), f"{where}.at"),
     )
-    unit.damage = _whole(raw.get("damage", 0), f"{where}.damage")
+    unit.damage = whole(raw.get("damage", 0), f"{where}.damage")
     if unit.damage >= world.unit_type(unit).hits:
-        raise _fail(f"{where}.damage", f"a {unit.type} takes {world.unit_type(unit).hits} hit(s)")
+        raise fail(f"{where}.damage", f"a {unit.type} takes {world.unit_type(unit).hits} hit(s)")
     unit.submerged = bool(raw.get("submerged", False))
     unit.cap = bool(raw.get("patrol", False))
     world.units[uid] = unit
@@ -286,12 +267,12 @@ def _check_place(world: World, unit: Unit, where: str) -> None:
     ut = world.unit_type(unit)
     place = world.space_name(unit.at)
     if ut.is_sea and not world.is_sea(unit.at):
-        raise _fail(where, f"a {ut.name} is a ship: it cannot be on land ({place})")
+        raise fail(where, f"a {ut.name} is a ship: it cannot be on land ({place})")
     if world.is_sea(unit.at) and not (ut.is_sea or ut.is_land or ut.is_air):
-        raise _fail(where, f"a {ut.name} cannot be at sea ({place})")
+        raise fail(where, f"a {ut.name} cannot be at sea ({place})")
     neutral = not world.is_sea(unit.at) and world.data.territories[unit.at].neutral
     if neutral and world.owner.get(unit.at) is None:
-        raise _fail(where, f"{place} is neutral: no unit stands there")
+        raise fail(where, f"{place} is neutral: no unit stands there")
 
 
 def _aboard(world: World, unit: Unit, ref: Any, where: str) -> None:
@@ -302,7 +283,7 @@ def _aboard(world: World, unit: Unit, ref: Any, where: str) -> None:
     if ref is None or not at_sea:
         unit.aboard = None
         if at_sea and ut.is_land:
-            raise _fail(where, f"{ut.name} at sea ({world.space_name(unit.at)}) must be aboard a transport")
+            raise fail(where, f"{ut.name} at sea ({world.space_name(unit.at)}) must be aboard a transport")
         return
     if ref == "auto":
         if not (ut.is_land or ut.is_air):
@@ -314,14 +295,14 @@ def _aboard(world: World, unit: Unit, ref: Any, where: str) -> None:
         if ut.is_air:
             return  # a fighter over the sea in the middle of a move: it must land by the turn's end
         room = "a transport of its power with room"
-        raise _fail(where, f"{ut.name} at sea ({world.space_name(unit.at)}) needs {room}: none is there")
+        raise fail(where, f"{ut.name} at sea ({world.space_name(unit.at)}) needs {room}: none is there")
     found = world.units.get(ref) if isinstance(ref, int) else None
     if found is None or found.at != unit.at:
-        raise _fail(where, f"no ship {ref!r} at {world.space_name(unit.at)} to carry the {ut.name}")
+        raise fail(where, f"no ship {ref!r} at {world.space_name(unit.at)} to carry the {ut.name}")
     ship = found
     unit.aboard = None
     if not _has_room(world, ship, unit):
-        raise _fail(where, f"ship {ref} cannot carry the {ut.name}: it has no room for it")
+        raise fail(where, f"ship {ref} cannot carry the {ut.name}: it has no room for it")
     unit.aboard = ship.id
 
 

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from ..protocol import FamilyError
+from ..positions import a_list, an_object, fail, flag, unknown_fields, whole
 from . import cards
 from .actions import find_country
 from .errors import ActionSyntaxError
@@ -48,59 +48,25 @@ FIELDS = (
 )
 
 
-class PositionError(FamilyError):
-    """A position field that cannot be read or breaks a rule."""
-
-
-def _fail(where: str, problem: str) -> PositionError:
-    return PositionError(f"position.{where}: {problem}")
-
-
-def _object(value: Any, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise _fail(where, f"an object, not {type(value).__name__}")
-    return value
-
-
-def _list(value: Any, where: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise _fail(where, f"a list, not {type(value).__name__}")
-    return value
-
-
-def _whole(value: Any, where: str, low: int = 0) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise _fail(where, f"a whole number from {low}, not {value!r}")
-    return value
-
-
-def _flag(value: Any, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise _fail(where, f"true or false, not {value!r}")
-    return value
-
-
 def _player(rules: Rules, text: Any, where: str) -> int:
     p = player_index(rules, text) if isinstance(text, str) else None
     if p is None:
-        raise _fail(where, f"no player {text!r} (players: P1 to P{rules.players})")
+        raise fail(where, f"no player {text!r} (players: P1 to P{rules.players})")
     return p
 
 
 def _country(state: GameState, text: Any, where: str) -> int:
     if not isinstance(text, str):
-        raise _fail(where, f"a country's name, not {text!r}")
+        raise fail(where, f"a country's name, not {text!r}")
     try:
         return find_country(state.world, text)
     except ActionSyntaxError as exc:
-        raise _fail(where, str(exc)) from None
+        raise fail(where, str(exc)) from None
 
 
 def build(rules: Rules, seed: int, position: Mapping[str, Any]) -> GameState:
     """The state of a game with ``rules`` starting from ``position``."""
-    unknown = sorted(set(position) - set(FIELDS))
-    if unknown:
-        raise _fail(unknown[0], f"not a field of a Global War position (fields: {', '.join(FIELDS)})")
+    unknown_fields(position, FIELDS, "a Global War")
     state = new_game(rules, seed)
     if not position:
         return state
@@ -108,67 +74,67 @@ def build(rules: Rules, seed: int, position: Mapping[str, Any]) -> GameState:
     owner, armies = list(state.owner), list(state.armies)
     if "owner" in position:
         listed: dict[int, int] = {}
-        for who, countries in _object(position["owner"], "owner").items():
+        for who, countries in an_object(position["owner"], "owner").items():
             p = _player(rules, who, f"owner.{who}")
-            for name, count in _object(countries, f"owner.{who}").items():
+            for name, count in an_object(countries, f"owner.{who}").items():
                 c = _country(state, name, f"owner.{who}.{name}")
                 if c in listed:
-                    raise _fail(f"owner.{who}.{name}", f"{w.names[c]} is listed twice")
+                    raise fail(f"owner.{who}.{name}", f"{w.names[c]} is listed twice")
                 listed[c] = p
-                owner[c], armies[c] = p, _whole(count, f"owner.{who}.{name}")
+                owner[c], armies[c] = p, whole(count, f"owner.{who}.{name}")
         rest = [
-            _player(rules, x, f"rest[{k}]") for k, x in enumerate(_list(position.get("rest", []), "rest"))
+            _player(rules, x, f"rest[{k}]") for k, x in enumerate(a_list(position.get("rest", []), "rest"))
         ]
         unlisted = [c for c in range(w.size) if c not in listed]
         if unlisted and not rest:
             names = ", ".join(w.names[c] for c in unlisted[:3])
-            raise _fail("owner", f"every country needs an owner: {names}... are not listed (or give 'rest')")
+            raise fail("owner", f"every country needs an owner: {names}... are not listed (or give 'rest')")
         for k, c in enumerate(unlisted):
             owner[c], armies[c] = rest[k % len(rest)], 1
     phase_text = position.get("phase", "deploy")
     try:
         phase = Phase(phase_text)
     except ValueError:
-        raise _fail("phase", f"one of {', '.join(p.value for p in Phase)}, not {phase_text!r}") from None
+        raise fail("phase", f"one of {', '.join(p.value for p in Phase)}, not {phase_text!r}") from None
     current = _player(rules, position.get("current", "P1"), "current")
     out = tuple(p not in owner for p in range(rules.players))
     if out[current] and phase is not Phase.OVER:
-        raise _fail("current", f"{player_id(current)} holds no country: it is out of the game")
+        raise fail("current", f"{player_id(current)} holds no country: it is out of the game")
     hands: list[list[int]] = [[] for _ in range(rules.players)]
     taken: set[int] = set()
     discard = [
         _card(state, x, None, owner, taken, f"discard[{k}]")
-        for k, x in enumerate(_list(position.get("discard", []), "discard"))
+        for k, x in enumerate(a_list(position.get("discard", []), "discard"))
     ]
-    for who, held in _object(position.get("hands", {}), "hands").items():
+    for who, held in an_object(position.get("hands", {}), "hands").items():
         p = _player(rules, who, f"hands.{who}")
-        for k, text in enumerate(_list(held, f"hands.{who}")):
+        for k, text in enumerate(a_list(held, f"hands.{who}")):
             hands[p].append(_card(state, text, p, owner, taken, f"hands.{who}[{k}]"))
     to_place = [0] * rules.players
     if phase is Phase.PLACEMENT and "to_place" not in position:
         to_place = list(state.to_place)
-    for who, n in _object(position.get("to_place", {}), "to_place").items():
-        to_place[_player(rules, who, f"to_place.{who}")] = _whole(n, f"to_place.{who}")
+    for who, n in an_object(position.get("to_place", {}), "to_place").items():
+        to_place[_player(rules, who, f"to_place.{who}")] = whole(n, f"to_place.{who}")
     pending = None
     if position.get("pending") is not None:
-        raw = _object(position["pending"], "pending")
+        raw = an_object(position["pending"], "pending")
         source = _country(state, raw.get("from"), "pending.from")
         target = _country(state, raw.get("to"), "pending.to")
         low, high = (
-            _whole(raw.get("minimum"), "pending.minimum", 1),
-            _whole(raw.get("maximum"), "pending.maximum", 1),
+            whole(raw.get("minimum"), "pending.minimum", 1),
+            whole(raw.get("maximum"), "pending.maximum", 1),
         )
         if low > high or high >= armies[source]:
-            raise _fail(
+            raise fail(
                 "pending",
                 f"move in {low} to {high} armies, leaving one of the {armies[source]} in {w.names[source]}",
             )
         pending = PendingMove(source, target, low, high)
     if (phase is Phase.MOVE_IN) != (pending is not None):
-        raise _fail("pending", "a capture waits for its move-in exactly when the phase is move_in")
+        raise fail("pending", "a capture waits for its move-in exactly when the phase is move_in")
     for c, n in enumerate(armies):  # only a country just captured stands empty, until the move-in
         if n == 0 and (pending is None or c != pending.target):
-            raise _fail(f"owner.{player_id(owner[c])}.{w.names[c]}", "a country holds at least one army")
+            raise fail(f"owner.{player_id(owner[c])}.{w.names[c]}", "a country holds at least one army")
     built = replace(
         state,
         owner=tuple(owner),
@@ -176,27 +142,27 @@ def build(rules: Rules, seed: int, position: Mapping[str, Any]) -> GameState:
         hands=tuple(cards.hand_order(tuple(h), w.size) for h in hands),
         deck=tuple(c for c in state.deck if c not in taken),
         discard=tuple(discard),
-        sets_traded=_whole(position.get("sets_traded", 0), "sets_traded"),
+        sets_traded=whole(position.get("sets_traded", 0), "sets_traded"),
         phase=phase,
         current=current,
-        turn=_whole(position.get("turn", 1), "turn"),
+        turn=whole(position.get("turn", 1), "turn"),
         to_place=tuple(to_place),
         pool=0,
-        captured=_flag(position.get("captured", False), "captured"),
+        captured=flag(position.get("captured", False), "captured"),
         pending=pending,
         fortified_from=frozenset(
             _country(state, x, f"fortified_from[{k}]")
-            for k, x in enumerate(_list(position.get("fortified_from", []), "fortified_from"))
+            for k, x in enumerate(a_list(position.get("fortified_from", []), "fortified_from"))
         ),
-        fortify_chosen=_flag(position.get("fortify_chosen", False), "fortify_chosen"),
+        fortify_chosen=flag(position.get("fortify_chosen", False), "fortify_chosen"),
         out=out,
         winners=tuple(
             _player(rules, x, f"winners[{k}]")
-            for k, x in enumerate(_list(position.get("winners", []), "winners"))
+            for k, x in enumerate(a_list(position.get("winners", []), "winners"))
         ),
     )
     if "pool" in position:
-        pool = _whole(position["pool"], "pool")
+        pool = whole(position["pool"], "pool")
     else:
         pool = reinforcements(built, current)[0] if phase is Phase.DEPLOY else 0
     return replace(built, pool=pool)
@@ -218,10 +184,10 @@ def _card(
             ):
                 taken.add(card)
                 return card
-        raise _fail(where, f"no {text} card is left")
+        raise fail(where, f"no {text} card is left")
     card = _country(state, text, where)
     if card in taken:
-        raise _fail(where, f"the card of {state.world.names[card]} is held twice")
+        raise fail(where, f"the card of {state.world.names[card]} is held twice")
     taken.add(card)
     return card
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..protocol import FamilyError
+from ..positions import a_list, an_object, fail, unknown_fields, whole
 from . import movement
 from .state import AVAILABLE, GONE, MAP, POOL, SETUP, World, new_world
 from .supply import NOT_GROUND
@@ -56,60 +56,32 @@ STAGES = ("setup", "play", "over")
 OFF_MAP = {"available": AVAILABLE, "eliminated": GONE, "setup": SETUP}
 
 
-class PositionError(FamilyError):
-    """A position field that cannot be read or breaks a rule."""
-
-
-def _fail(where: str, problem: str) -> PositionError:
-    return PositionError(f"position.{where}: {problem}")
-
-
-def _object(value: Any, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise _fail(where, f"an object, not {type(value).__name__}")
-    return value
-
-
-def _list(value: Any, where: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise _fail(where, f"a list, not {type(value).__name__}")
-    return value
-
-
 def _hex(world: World, text: Any, where: str) -> int:
     geo = world.data.geography
     if isinstance(text, str) and text.upper() in geo.by_id:
         return geo.hex(text).index
-    raise _fail(where, f"no hex {text!r} on the maps of {world.data.id} (hexes are named like W4607, E0214)")
+    raise fail(where, f"no hex {text!r} on the maps of {world.data.id} (hexes are named like W4607, E0214)")
 
 
 def _unit(world: World, uid: Any, where: str) -> str:
     if isinstance(uid, str) and uid in world.units:
         return uid
-    raise _fail(where, f"no counter {uid!r} in {world.data.id} (counters are named like GE-C01, BE-C01)")
+    raise fail(where, f"no counter {uid!r} in {world.data.id} (counters are named like GE-C01, BE-C01)")
 
 
 def _side(world: World, text: Any, where: str) -> str:
     if text in world.data.side_ids:
         return str(text)
-    raise _fail(where, f"no side {text!r} (sides: {', '.join(world.data.side_ids)})")
-
-
-def _whole(value: Any, where: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise _fail(where, f"a whole number from 0, not {value!r}")
-    return value
+    raise fail(where, f"no side {text!r} (sides: {', '.join(world.data.side_ids)})")
 
 
 def build(variant: str, seed: int, position: Mapping[str, Any]) -> World:
     """The world of a game of ``variant`` starting from ``position``."""
-    unknown = sorted(set(position) - set(FIELDS))
-    if unknown:
-        raise _fail(unknown[0], f"not a field of a hex wargame position (fields: {', '.join(FIELDS)})")
+    unknown_fields(position, FIELDS, "a hex wargame")
     world = new_world(variant, seed)
     if "stage" in position:
         if position["stage"] not in STAGES:
-            raise _fail("stage", f"one of {', '.join(STAGES)}, not {position['stage']!r}")
+            raise fail("stage", f"one of {', '.join(STAGES)}, not {position['stage']!r}")
         world.stage = position["stage"]
     elif position:
         world.stage = "play"
@@ -118,60 +90,60 @@ def build(variant: str, seed: int, position: Mapping[str, Any]) -> World:
         for u in world.units.values():
             if u.where == MAP or world.stage == "play":
                 u.where, u.hex = POOL, None
-        for uid, hid in _object(position["units"], "units").items():
+        for uid, hid in an_object(position["units"], "units").items():
             unit = world.units[_unit(world, uid, f"units.{uid}")]
             unit.where, unit.hex = MAP, _hex(world, hid, f"units.{uid}")
     for key, where in OFF_MAP.items():
-        for k, uid in enumerate(_list(position.get(key, []), key)):
+        for k, uid in enumerate(a_list(position.get(key, []), key)):
             unit = world.units[_unit(world, uid, f"{key}[{k}]")]
             unit.where, unit.hex = where, None
-    for uid, lost in _object(position.get("lost", {}), "lost").items():
+    for uid, lost in an_object(position.get("lost", {}), "lost").items():
         unit = world.units[_unit(world, uid, f"lost.{uid}")]
-        unit.lost = _whole(lost, f"lost.{uid}")
+        unit.lost = whole(lost, f"lost.{uid}")
         if unit.lost >= unit.spec.type.steps and unit.where == MAP:
-            raise _fail(
+            raise fail(
                 f"lost.{uid}", f"{uid} has {unit.spec.type.steps} step(s): it is eliminated, not on the map"
             )
     for key in ("crack", "improved"):
         if key in position:
-            chosen = {_unit(world, uid, f"{key}[{k}]") for k, uid in enumerate(_list(position[key], key))}
+            chosen = {_unit(world, uid, f"{key}[{k}]") for k, uid in enumerate(a_list(position[key], key))}
             for uid, unit in world.units.items():
                 setattr(unit, key, uid in chosen)
     if "control" in position:
-        for hid, side in _object(position["control"], "control").items():
+        for hid, side in an_object(position["control"], "control").items():
             cell = _hex(world, hid, f"control.{hid}")
             if side is None:
                 world.control.pop(cell, None)
             else:
                 world.control[cell] = _side(world, side, f"control.{hid}")
-    for hid, steps in _object(position.get("fortress", {}), "fortress").items():
-        world.fortress[_hex(world, hid, f"fortress.{hid}")] = _whole(steps, f"fortress.{hid}")
-    _tunnel(world, _object(position.get("tunnel", {}), "tunnel"))
+    for hid, steps in an_object(position.get("fortress", {}), "fortress").items():
+        world.fortress[_hex(world, hid, f"fortress.{hid}")] = whole(steps, f"fortress.{hid}")
+    _tunnel(world, an_object(position.get("tunnel", {}), "tunnel"))
     if "moved" in position:
         world.moved = [
-            _unit(world, u, f"moved[{k}]") for k, u in enumerate(_list(position["moved"], "moved"))
+            _unit(world, u, f"moved[{k}]") for k, u in enumerate(a_list(position["moved"], "moved"))
         ]
     for key in ("attacked", "cleared"):
         if key in position:
             setattr(
-                world, key, [_hex(world, h, f"{key}[{k}]") for k, h in enumerate(_list(position[key], key))]
+                world, key, [_hex(world, h, f"{key}[{k}]") for k, h in enumerate(a_list(position[key], key))]
             )
     if "decision" in position:
         world.decision = (
-            None if position["decision"] is None else dict(_object(position["decision"], "decision"))
+            None if position["decision"] is None else dict(an_object(position["decision"], "decision"))
         )
     if "setup_done" in position:
         world.setup_done = [
             _side(world, s, f"setup_done[{k}]")
-            for k, s in enumerate(_list(position["setup_done"], "setup_done"))
+            for k, s in enumerate(a_list(position["setup_done"], "setup_done"))
         ]
     if "winner" in position:
         world.winner = None if position["winner"] is None else _side(world, position["winner"], "winner")
     if "result" in position:
         if not isinstance(position["result"], str):
-            raise _fail("result", "how the game ended, in words")
+            raise fail("result", "how the game ended, in words")
         world.result = position["result"]
-    world.extra.update(_object(position.get("markers", {}), "markers"))
+    world.extra.update(an_object(position.get("markers", {}), "markers"))
     _check_places(world)
     return world
 
@@ -182,13 +154,13 @@ def _turn(world: World, position: Mapping[str, Any]) -> None:
     if turn is not None:
         letter, number = (turn[:1], turn[1:]) if isinstance(turn, str) else ("", "")
         if letter not in data.strategic_turns or not number.isdigit():
-            raise _fail(
+            raise fail(
                 "turn",
                 f"a strategic turn's letter ({''.join(data.strategic_turns)}) and an operational turn"
                 f" (A2), not {turn!r}",
             )
         if not 1 <= int(number) <= data.operational_turns:
-            raise _fail("turn", f"operational turns are 1 to {data.operational_turns}, not {number}")
+            raise fail("turn", f"operational turns are 1 to {data.operational_turns}, not {number}")
         world.strategic, world.operational = data.strategic_turns.index(letter), int(number)
     if "side" in position:
         world.player = data.side_ids.index(_side(world, position["side"], "side"))
@@ -196,38 +168,38 @@ def _turn(world: World, position: Mapping[str, Any]) -> None:
     if phase is not None:
         sequence = data.sequence[world.side]
         if phase not in sequence:
-            raise _fail("phase", f"{world.side} has no phase {phase!r} (its phases: {', '.join(sequence)})")
+            raise fail("phase", f"{world.side} has no phase {phase!r} (its phases: {', '.join(sequence)})")
         world.phase = sequence.index(phase)
 
 
 def _tunnel(world: World, tunnel: dict[str, Any]) -> None:
     unknown = sorted(set(tunnel) - {"open", "stacks", "returning", "closed_at"})
     if unknown:
-        raise _fail(f"tunnel.{unknown[0]}", "not a field of the tunnel (open, stacks, returning, closed_at)")
+        raise fail(f"tunnel.{unknown[0]}", "not a field of the tunnel (open, stacks, returning, closed_at)")
     if "open" in tunnel:
         if not isinstance(tunnel["open"], bool):
-            raise _fail("tunnel.open", "true or false")
+            raise fail("tunnel.open", "true or false")
         world.tunnel_open = tunnel["open"]
     if "stacks" in tunnel:
         world.tunnel_stacks = [
             [
                 _unit(world, u, f"tunnel.stacks[{k}][{j}]")
-                for j, u in enumerate(_list(stack, f"tunnel.stacks[{k}]"))
+                for j, u in enumerate(a_list(stack, f"tunnel.stacks[{k}]"))
             ]
-            for k, stack in enumerate(_list(tunnel["stacks"], "tunnel.stacks"))
+            for k, stack in enumerate(a_list(tunnel["stacks"], "tunnel.stacks"))
         ]
     if "returning" in tunnel:
         world.returning = {}
-        for key, stack in _object(tunnel["returning"], "tunnel.returning").items():
+        for key, stack in an_object(tunnel["returning"], "tunnel.returning").items():
             if not str(key).isdigit():
-                raise _fail(f"tunnel.returning.{key}", "keyed by a strategic turn's index (0 is A)")
+                raise fail(f"tunnel.returning.{key}", "keyed by a strategic turn's index (0 is A)")
             world.returning[int(key)] = [
                 _unit(world, u, f"tunnel.returning.{key}[{j}]")
-                for j, u in enumerate(_list(stack, f"tunnel.returning.{key}"))
+                for j, u in enumerate(a_list(stack, f"tunnel.returning.{key}"))
             ]
     if "closed_at" in tunnel:
         world.tunnel_closed_at = (
-            None if tunnel["closed_at"] is None else _whole(tunnel["closed_at"], "tunnel.closed_at")
+            None if tunnel["closed_at"] is None else whole(tunnel["closed_at"], "tunnel.closed_at")
         )
     for stack in world.tunnel_stacks + list(world.returning.values()):
         for uid in stack:  # a stack on the way is off the map, whatever else was said of it
@@ -245,20 +217,18 @@ def _check_places(world: World) -> None:
         ground_here = [u for u in units if u.kind not in NOT_GROUND]  # aircraft fly over anything
         if cost.get(cell) is None and ground_here:
             terrain = geo.hexes[cell].terrain
-            raise _fail(f"units.{ground_here[0].id}", f"{hid} is {terrain}: no ground unit stands there")
+            raise fail(f"units.{ground_here[0].id}", f"{hid} is {terrain}: no ground unit stands there")
         for side in data.side_ids:
             mine = [u for u in units if world.side_of(u) == side]
             ground = [u for u in mine if u.kind not in NOT_GROUND]
             problem = movement.stack_fits(world, side, cell, ground) if ground else None
             if problem is not None:
-                raise _fail("units", f"an illegal stack: {problem}")
+                raise fail("units", f"an illegal stack: {problem}")
             for kind, key in (("zeppelin", "zeppelin_stacking"), ("flyer", "flyer_stacking")):
                 limit = int(air.get(key, 5))
                 count = sum(1 for u in mine if u.kind == kind)
                 if count > limit:
-                    raise _fail(
-                        "units", f"an illegal stack: {hid} would hold {count} {kind}s (limit {limit})"
-                    )
+                    raise fail("units", f"an illegal stack: {hid} would hold {count} {kind}s (limit {limit})")
 
 
 def written(world: World) -> dict[str, Any]:
