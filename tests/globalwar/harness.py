@@ -4,24 +4,25 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from interboard import rng as dice_rng
 from interboard.games.globalwar import (
     ActionSyntaxError,
     GameState,
     IllegalAction,
-    Phase,
     Rules,
     new_game,
     parse_action,
+    scenario,
     step,
 )
-from interboard.games.globalwar import cards as card_rules
 from interboard.games.globalwar.actions import find_country
 from interboard.games.globalwar.record import event_to_json
 from interboard.games.globalwar.results import StepResult
 from interboard.games.globalwar.rules import Fortification
-from interboard.games.globalwar.state import PendingMove, player_index
+from interboard.games.globalwar.state import player_index
+from interboard.games.protocol import FamilyError
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 
@@ -99,108 +100,57 @@ class Scenario:
             raise self.fail(refusal[0], f"refused unexpectedly: {refusal[1]}")
 
     def build(self, rules: Rules) -> GameState:
+        """The position the lines build, read as a scenario position by the family's reader."""
         for _, key, value in self.lines:
             if key == "new_game":
                 return new_game(rules, int(value))
-        state = new_game(rules, 0)
-        w = state.world
-        owner: dict[int, int] = {}
-        armies: dict[int, int] = {}
-        hands: list[list[int]] = [[] for _ in range(rules.players)]
-        changes: dict[str, object] = {
-            "pool": 0,
-            "to_place": tuple(0 for _ in range(rules.players)),
-            "phase": Phase.DEPLOY,
-        }
-        rest: list[int] = []
+        position: dict[str, Any] = {"pool": 0, "to_place": {}, "phase": "deploy"}
         dice: tuple[tuple[int, ...], tuple[int, ...]] | None = None
-        for n, key, value in self.lines:
+        for _, key, value in self.lines:
             words = value.split()
             if key == "owner":
-                player = self.player(n, rules, words[0])
+                countries = position.setdefault("owner", {}).setdefault(words[0], {})
                 for item in value.split(None, 1)[1].split(","):
                     name, _, count = item.strip().rpartition("=")
-                    country = find_country(w, name)
-                    owner[country] = player
-                    armies[country] = int(count)
+                    countries[name] = int(count)
             elif key == "rest":
-                rest = [self.player(n, rules, word) for word in words]
+                position["rest"] = words
             elif key == "turn":
-                changes["current"] = self.player(n, rules, words[0])
-                changes["phase"] = Phase(words[1])
-            elif key == "pool":
-                changes["pool"] = int(value)
+                position["current"], position["phase"] = words[0], words[1]
+            elif key in ("pool", "sets_traded"):
+                position[key] = int(value)
             elif key == "to_place":
-                places = [0] * rules.players
-                for item in words:
-                    who, _, count = item.partition("=")
-                    places[self.player(n, rules, who)] = int(count)
-                changes["to_place"] = tuple(places)
-            elif key == "sets_traded":
-                changes["sets_traded"] = int(value)
+                position["to_place"] = {
+                    who: int(count) for who, _, count in (w.partition("=") for w in words)
+                }
             elif key in ("captured", "fortify_chosen"):
-                changes[key] = value == "yes"
+                position[key] = value == "yes"
             elif key == "pending":
                 source, _, target_and_counts = value.partition("->")
                 target, low, high = target_and_counts.rsplit(None, 2)
-                changes["pending"] = PendingMove(
-                    find_country(w, source.strip()), find_country(w, target.strip()), int(low), int(high)
-                )
+                position["pending"] = {"from": source.strip(), "to": target.strip(), "minimum": int(low),
+                                       "maximum": int(high)}  # fmt: skip
             elif key == "fortified_from":
-                changes["fortified_from"] = frozenset(find_country(w, x.strip()) for x in value.split(","))
+                position["fortified_from"] = [x.strip() for x in value.split(",")]
+            elif key == "hand":
+                held = position.setdefault("hands", {}).setdefault(words[0], [])
+                held.extend(item.strip() for item in value.split(None, 1)[1].split(","))
             elif key == "dice":
                 left, _, right = value.partition("/")
                 dice = (tuple(int(x) for x in left.split()), tuple(int(x) for x in right.split()))
-        unlisted = [c for c in range(w.size) if c not in owner]
-        if unlisted and not rest:
-            raise ScenarioError(f"{self.path.name}: countries {unlisted[:3]}... have no owner (add 'rest:')")
-        for k, c in enumerate(unlisted):
-            owner[c] = rest[k % len(rest)]
-            armies[c] = 1
-        owner_t = tuple(owner[c] for c in range(w.size))
-        for n, key, value in self.lines:
-            if key == "hand":
-                player = self.player(n, rules, value.split()[0])
-                for item in value.split(None, 1)[1].split(","):
-                    hands[player].append(self.card(n, state, item.strip(), player, owner_t, hands))
-        in_hands = {c for h in hands for c in h}
-        state = replace(
-            state,
-            owner=owner_t,
-            armies=tuple(armies[c] for c in range(w.size)),
-            hands=tuple(card_rules.hand_order(tuple(h), w.size) for h in hands),
-            deck=tuple(c for c in card_rules.deck_for(w.size) if c not in in_hands),
-            discard=(),
-            out=tuple(p not in owner_t for p in range(rules.players)),
-            turn=1,
-            **changes,  # type: ignore[arg-type]
-        )
-        if dice is not None:
-            state = replace(state, rng=rng_for_dice(*dice))
-        return state
+        if "owner" not in position:
+            raise ScenarioError(f"{self.path.name}: no 'owner:' line (or 'new_game:')")
+        try:
+            state = scenario.build(rules, 0, position)
+        except FamilyError as exc:
+            raise ScenarioError(f"{self.path.name}: {exc}") from None
+        return replace(state, rng=rng_for_dice(*dice)) if dice is not None else state
 
     def player(self, n: int, rules: Rules, text: str) -> int:
         p = player_index(rules, text)
         if p is None:
             raise self.fail(n, f"unknown player {text!r}")
         return p
-
-    def card(
-        self, n: int, state: GameState, text: str, player: int, owner: tuple[int, ...], hands: list[list[int]]
-    ) -> int:
-        size = state.world.size
-        taken = {c for h in hands for c in h}
-        if text in (*card_rules.SYMBOLS, card_rules.WILD):
-            for card in card_rules.deck_for(size):
-                country = card_rules.country_of(card, size)
-                if (
-                    card not in taken
-                    and card_rules.symbol(card, size) == text
-                    and (country is None or owner[country] != player)
-                ):
-                    return card
-            raise self.fail(n, f"no {text} card left")
-        return find_country(state.world, text)
 
     def expect(self, n: int, state: GameState, last: StepResult | None, text: str) -> None:
         words = text.split()
