@@ -22,6 +22,7 @@ must be accepted). ``process`` plays the decision point to its end (then ``expec
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -67,3 +68,23 @@ def units_by_space(state: dict[str, Any]) -> dict[str, Counter[str]]:
 
 def seat(case: dict[str, Any], state: dict[str, Any]) -> str:
     return case.get("seat") or FAMILY.pending(state).seats[0]
+
+
+def east_poland_battles() -> Iterator[dict[str, Any]]:
+    """Germany's 4 infantry attack East Poland (2 Soviet infantry and an armour), one game a seed
+    from 1 to 29: the state after the combat move, its first battle round fought."""
+    for seed in range(1, 30):
+        case = {
+            "game": "aa_europe_1999",
+            "seed": seed,
+            "power": "GERMANY",
+            "phase": "combat_move",
+            "units": [
+                "GERMANY 4 infantry Poland",
+                "USSR 2 infantry East Poland",
+                "USSR 1 armour East Poland",
+                "USSR 1 infantry Moscow",
+            ],
+        }
+        move = ["move 4 infantry from Poland to East Poland"]
+        yield FAMILY.process(state_of(build(case)), {"GERMANY": move}).state

@@ -7,7 +7,7 @@ from typing import Any
 
 from interboard.games.axis_allies.family import FAMILY
 
-from .harness import build, state_of
+from .harness import build, east_poland_battles, state_of
 
 
 def refusal(case: dict[str, Any], seat: str) -> str | None:
@@ -54,21 +54,7 @@ def test_in_the_initial_placement_a_seat_is_told_of_its_own_placement_or_its_fir
 
 
 def test_a_seat_a_battle_does_not_ask_is_told_what_the_battle_waits_on() -> None:
-    for seed in range(1, 30):
-        case = {
-            "game": "aa_europe_1999",
-            "seed": seed,
-            "power": "GERMANY",
-            "phase": "combat_move",
-            "units": [
-                "GERMANY 4 infantry Poland",
-                "USSR 2 infantry East Poland",
-                "USSR 1 armour East Poland",
-                "USSR 1 infantry Moscow",
-            ],
-        }
-        move = ["move 4 infantry from Poland to East Poland"]
-        state = FAMILY.process(state_of(build(case)), {"GERMANY": move}).state
+    for state in east_poland_battles():
         if FAMILY.pending(state).seats != ("USSR",):
             continue
         battle = "it is Germany's combat: the battle in East Poland waits on the Soviet Union"

@@ -91,23 +91,9 @@ def test_a_seeded_linked_game_between_calculator_bots_plays_to_its_end_through_t
 
 
 def test_a_seat_asked_in_a_battle_sees_the_battle_board() -> None:
-    from tests.axis_allies.harness import build, state_of
+    from tests.axis_allies.harness import east_poland_battles
 
-    for seed in range(1, 30):
-        case = {
-            "game": "aa_europe_1999",
-            "seed": seed,
-            "power": "GERMANY",
-            "phase": "combat_move",
-            "units": [
-                "GERMANY 4 infantry Poland",
-                "USSR 2 infantry East Poland",
-                "USSR 1 armour East Poland",
-                "USSR 1 infantry Moscow",
-            ],
-        }
-        move = ["move 4 infantry from Poland to East Poland"]
-        state = FAMILY.process(state_of(build(case)), {"GERMANY": move}).state
+    for state in east_poland_battles():
         if "USSR" in FAMILY.pending(state).seats:
             tree = FAMILY.options(state, "USSR")
             board = tree["labels"]["battle"]
