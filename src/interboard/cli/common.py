@@ -54,8 +54,9 @@ def hooks(name: str) -> dict[str, Any]:
     return found
 
 
-def load_any_record(path: Path) -> Match:
-    """A record of any known format, replayed (native formats are converted first)."""
+def load_any_record(path: Path, until: str | int | None = None) -> Match:
+    """A record of any known format, replayed (native formats are converted first); ``until`` stops
+    at that decision point, named or numbered from 0."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -69,7 +70,7 @@ def load_any_record(path: Path) -> Match:
     try:
         if name in converters:
             data = converters[name](data)
-        return replay_record(data, str(path))
+        return replay_record(data, str(path), until)
     except (RecordError, FamilyError, ValueError) as exc:
         message = str(exc)
         raise fail(message if message.startswith(str(path)) else f"{path}: {message}") from exc

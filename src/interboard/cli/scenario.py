@@ -11,8 +11,7 @@ import typer
 
 from ..games import scenario
 from ..games.protocol import FamilyError
-from ..games.record import RecordError, replay
-from .common import fail, hooks
+from .common import fail, load_any_record
 
 app = typer.Typer(
     add_completion=False, no_args_is_help=True, help="Scenario files: a game from any position."
@@ -53,19 +52,7 @@ def export(
 ) -> None:
     """Write a decision point of a game record as a scenario file: a game started from it is at that
     decision point, with the same position."""
-    try:
-        data = json.loads(record.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise fail(f"{record}: cannot be read as JSON ({exc})") from exc
-    name = data.get("format") if isinstance(data, dict) else None
-    converters = hooks("CONVERTERS")
-    try:
-        if name in converters:
-            data = converters[name](data)
-        until: str | int = int(at) if at.isdigit() else at
-        match = replay(data, str(record), until=until)
-    except (RecordError, FamilyError, ValueError) as exc:
-        raise fail(str(exc)) from exc
+    match = load_any_record(record, int(at) if at.isdigit() else at)
     written = scenario.written(
         match.info.id, match.options, match.seed, match.family.position(match.state), title
     )
