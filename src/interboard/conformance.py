@@ -12,7 +12,7 @@ alone and checks, step by step, what every generic part of interboard relies on:
 * its record saves and loads mid-game and at the end, and replays to the same state;
 * every position (the start and each one played from, with its orders and results) draws as SVG;
 * every decision point written as a scenario position starts a game at the same decision point,
-  with the same choices (:func:`check_scenarios`);
+  with the same choices (:func:`check_position`);
 * decisions always move on: an empty submission to any decision point is processed into another
   decision point or position, never into the same one again (:func:`check_liveness`).
 
@@ -123,6 +123,7 @@ def check_variant(
             raise _fail(v, where, f"kind {pending.kind!r} is not one of {fam.phase_kinds}")
         if not set(pending.seats) <= set(seats):
             raise _fail(v, where, f"seats {pending.seats} are not the game's")
+        check_position(match, report.steps)
         previous = match.state
         snapshot = _json(previous, v, where)
         submissions = {}
@@ -162,6 +163,7 @@ def check_variant(
         report.steps += 1
         if report.steps == max_steps // 2:
             halfway = match.to_json()
+    check_position(match, report.steps)  # the last position too: the end, or where the run stopped
     for label, record in (("mid-game", halfway), ("final", match.to_json())):
         if record is None:
             continue
@@ -178,7 +180,6 @@ def check_variant(
         twin.play(step.submissions)
     if _json(twin.state, v, "twin") != _json(match.state, v, "state"):
         raise _fail(v, "determinism", "the same seed and submissions gave another state")
-    check_scenarios(v, seed, max_steps, match)
     final_view = fam.view(match.state)
     _svg(fam.draw(v, final_view, {}, [], "end"), v, "drawing of the end")
     if report.over and done is not None and fam.winners(match.state) != list(done.winners):
@@ -186,46 +187,49 @@ def check_variant(
     return report
 
 
-def check_scenarios(variant: str, seed: int = 1, max_steps: int = 80, match: Match | None = None) -> int:
-    """Write every decision point of a seeded game (``match``'s, or a new random one) as a scenario
-    position and start a game from it: the same position, seats and kind of decision, and (at every
-    tenth) the same legal choices for every seat. Returns the decision points checked."""
+def check_scenarios(variant: str, seed: int = 1, max_steps: int = 80) -> int:
+    """Play a seeded game of random legal actions and check each of its decision points with
+    :func:`check_position`. Returns the decision points checked."""
     fam, info = find_variant(variant)
-    v = info.id
-    if match is None:
-        match = Match.new(v, {}, seed)
-        rng = random.Random(seed)
-        while len(match.steps) < max_steps and not match.over:
-            pending = fam.pending(match.state)
-            match.play({s: random_submission(fam, match.state, s, rng) for s in pending.seats})
-    again = Match.new(v, match.options, match.seed, match.position)
+    match = Match.new(info.id, {}, seed)
+    rng = random.Random(seed)
     checked = 0
-    for k, step in enumerate([*match.steps, None]):
-        where = f"decision point {k} ({fam.pending(again.state).phase})"
-        position = fam.position(again.state)
-        text = _json(position, v, f"{where}: scenario position")
-        try:
-            # As a scenario file keeps it: in its own order (a battle asks its seats in order).
-            started = fam.scenario(v, match.options, match.seed, json.loads(json.dumps(position)))
-        except Exception as exc:
-            raise _fail(v, where, f"its scenario position does not start a game: {exc}") from None
-        if _json(fam.position(started), v, where) != text or _canonical(fam.view(started)) != _canonical(
-            fam.view(again.state)
-        ):
-            raise _fail(v, where, "a game started from its scenario position is at another position")
-        was, now = fam.pending(again.state), fam.pending(started)
-        if (was.seats, was.kind, was.over) != (now.seats, now.kind, now.over):
-            raise _fail(
-                v, where, f"a game started from its scenario position asks {now.seats}, not {was.seats}"
-            )
-        if k % 10 == 0:
-            for seat in was.seats:
-                if fam.legal(again.state, seat, []) != fam.legal(started, seat, []):
-                    raise _fail(v, where, f"{seat} has other choices in a game started from its position")
+    while checked < max_steps:
+        check_position(match, checked)
         checked += 1
-        if step is not None:
-            again.play(step.submissions)
+        if match.over:
+            break
+        pending = fam.pending(match.state)
+        match.play({s: random_submission(fam, match.state, s, rng) for s in pending.seats})
     return checked
+
+
+def check_position(match: Match, k: int) -> None:
+    """Write ``match``'s decision point ``k`` as a scenario position and start a game from it: the
+    same position and view (numbering aside), the same seats and kind of decision, and (at every
+    tenth) the same legal choices for every seat."""
+    fam, v = match.family, match.info.id
+    pending = fam.pending(match.state)
+    where = f"decision point {k} ({pending.phase})"
+    position = fam.position(match.state)
+    text = _json(position, v, f"{where}: scenario position")
+    try:
+        # As a scenario file keeps it: in its own order (a battle asks its seats in order).
+        started = fam.scenario(v, match.options, match.seed, json.loads(json.dumps(position)))
+    except Exception as exc:
+        raise _fail(v, where, f"its scenario position does not start a game: {exc}") from None
+    same_view = _canonical(fam.view(started)) == _canonical(fam.view(match.state))
+    if _json(fam.position(started), v, where) != text or not same_view:
+        raise _fail(v, where, "a game started from its scenario position is at another position")
+    now = fam.pending(started)
+    if (pending.seats, pending.kind, pending.over) != (now.seats, now.kind, now.over):
+        raise _fail(
+            v, where, f"a game started from its scenario position asks {now.seats}, not {pending.seats}"
+        )
+    if k % 10 == 0:
+        for seat in pending.seats:
+            if fam.legal(match.state, seat, []) != fam.legal(started, seat, []):
+                raise _fail(v, where, f"{seat} has other choices in a game started from its position")
 
 
 BOOKKEEPING = ("steps", "next_id", "id", "aboard")

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from ..games import scenario
+from ..games import find_variant, scenario
 from ..games.protocol import FamilyError
 from .common import fail, load_any_record
 
@@ -26,8 +26,6 @@ def check(file: Annotated[Path, typer.Argument(help="A scenario file.")]) -> Non
         state = scenario.start_state(chosen, chosen.seed if chosen.seed is not None else 1)
     except FamilyError as exc:
         raise fail(str(exc)) from exc
-    from ..games import find_variant
-
     fam, info = find_variant(chosen.variant)
     pending = fam.pending(state)
     typer.echo(
