@@ -150,13 +150,12 @@ def build(variant: str, options: Mapping[str, Any], seed: int, position: Mapping
         world.round = whole(position["round"], "round", 1)
     if "power" in position:
         world.turn = world.order.index(_power(world, position["power"], "power"))
-    phase = position.get("phase", "purchase" if position else None)
-    if phase is not None:
-        try:
-            world.phase = Phase(phase)
-        except ValueError:
-            steps = ", ".join(p.value for p in Phase if p is not Phase.OVER)
-            raise fail("phase", f"no step {phase!r} (steps: {steps})") from None
+    phase = position.get("phase", "purchase")
+    try:
+        world.phase = Phase(phase)
+    except ValueError:
+        steps = ", ".join(p.value for p in Phase if p is not Phase.OVER)
+        raise fail("phase", f"no step {phase!r} (steps: {steps})") from None
     if world.phase is Phase.SETUP:
         if world.data.id != linked.GAME:
             raise fail("phase", f"only the linked world game has an initial placement, not {world.data.id}")
@@ -164,7 +163,7 @@ def build(variant: str, options: Mapping[str, Any], seed: int, position: Mapping
         linked.begin_setup(world)  # the IPCs each power places with
         if "power" in position:
             world.turn = turn
-    elif position:
+    else:
         chosen = world.phase
         begin_turn(world)  # what the turn's start notes: the territories held, the factories
         world.phase = chosen

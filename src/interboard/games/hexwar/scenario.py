@@ -2,8 +2,9 @@
 
 The fields, each replacing that part of the variant's start when given:
 
-* ``stage`` (``setup``, ``play``, ``over``), ``turn`` (``A2``: the strategic turn's letter and the
-  operational turn), ``side`` (the phasing side), ``phase`` (its phase: ``movement``, ``combat``...);
+* ``stage`` (``setup``, ``play``, ``over``; left out: ``play``), ``turn`` (``A2``: the strategic
+  turn's letter and the operational turn), ``side`` (the phasing side), ``phase`` (its phase:
+  ``movement``, ``combat``...; left out: the side's first);
 * ``units``: counter -> hex (``{"GE-C01": "W4607"}``): the counters on the map, every other one
   off it (in the pool, to arrive later); ``available`` (arrived, to be placed in a New Units
   phase), ``eliminated`` and ``setup`` (still to be placed by a set-up rule): lists of counters;
@@ -79,12 +80,9 @@ def build(variant: str, seed: int, position: Mapping[str, Any]) -> World:
     """The world of a game of ``variant`` starting from ``position``."""
     unknown_fields(position, FIELDS, "a hex wargame")
     world = new_world(variant, seed)
-    if "stage" in position:
-        if position["stage"] not in STAGES:
-            raise fail("stage", f"one of {', '.join(STAGES)}, not {position['stage']!r}")
-        world.stage = position["stage"]
-    elif position:
-        world.stage = "play"
+    world.stage = position.get("stage", "play")
+    if world.stage not in STAGES:
+        raise fail("stage", f"one of {', '.join(STAGES)}, not {world.stage!r}")
     _turn(world, position)
     if "units" in position:
         for u in world.units.values():
@@ -164,12 +162,11 @@ def _turn(world: World, position: Mapping[str, Any]) -> None:
         world.strategic, world.operational = data.strategic_turns.index(letter), int(number)
     if "side" in position:
         world.player = data.side_ids.index(_side(world, position["side"], "side"))
-    phase = position.get("phase", "movement" if "side" in position or turn is not None else None)
-    if phase is not None:
-        sequence = data.sequence[world.side]
-        if phase not in sequence:
-            raise fail("phase", f"{world.side} has no phase {phase!r} (its phases: {', '.join(sequence)})")
-        world.phase = sequence.index(phase)
+    sequence = data.sequence[world.side]
+    phase = position.get("phase", sequence[0])
+    if phase not in sequence:
+        raise fail("phase", f"{world.side} has no phase {phase!r} (its phases: {', '.join(sequence)})")
+    world.phase = sequence.index(phase)
 
 
 def _tunnel(world: World, tunnel: dict[str, Any]) -> None:
