@@ -44,7 +44,14 @@ def test_a_broken_scenario_is_refused_with_the_field_and_the_rule(client: TestCl
     before = client.get("/api/games").json()
     r = client.post("/api/games", json={"variant": "standard", "scenario": {"variant": "global_war"}})
     assert r.status_code == 422 and "not standard" in r.text
-    r = client.post("/api/games", json={"scenario": {"variant": "global_war", "options": {"players": 3}},
-                                        "options": {"players": 4}})  # fmt: skip
+    scenario = {"variant": "global_war", "options": {"players": 3}}
+    r = client.post(
+        "/api/games", json={"variant": "global_war", "scenario": scenario, "options": {"players": 4}}
+    )
     assert r.status_code == 422 and "not in both" in r.text
+    r = client.post("/api/games", json={"scenario": {"variant": "standard", "title": "a\x00b"}})
+    assert r.status_code == 422 and "scenario: text may not contain NUL characters" in r.text
+    # Without 'variant' the body is read as the default variant's: its options are Diplomacy's.
+    r = client.post("/api/games", json={"scenario": scenario, "options": {"players": 4}})
+    assert r.status_code == 422 and "body.standard.options.players" in r.text
     assert client.get("/api/games").json() == before  # nothing refused was kept

@@ -489,7 +489,11 @@ def create_app(
         account; a token that is no live session binds nothing (``account`` says null)."""
         # Only what was sent: the service fills in the defaults, the options' among them.
         given = body.model_dump(exclude_unset=True)
-        given["variant"] = body.variant  # the member chosen: by the variant given, or the scenario's
+        scenario = given.get("scenario")
+        if "variant" not in given and isinstance(scenario, dict) and isinstance(scenario.get("variant"), str):
+            # A bare {"scenario": ...} is a game of the scenario's variant; the rest of the body was
+            # read as the default variant's, and the service checks it again for this one.
+            given["variant"] = scenario["variant"]
         # A game is all bots only if every seat given is one (a seat not given is open); whether it
         # is, is known once it is made: counted then, so a refused attempt costs nothing.
         seats = given.get("seats") or {}

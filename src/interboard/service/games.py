@@ -441,6 +441,17 @@ class NewGame:
     (anyone may join it; until then it gives no orders). A seat left before the start is open."""
 
 
+def has_nul(value: object) -> bool:
+    """Whether JSON-like ``value`` holds a NUL character anywhere (PostgreSQL cannot store one)."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(has_nul(k) or has_nul(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return any(has_nul(v) for v in value)
+    return False
+
+
 @dataclass
 class Created:
     game_id: str
@@ -728,6 +739,8 @@ class GameService:
         chosen: scenarios.Scenario | None = None
         try:
             if req.scenario is not None:
+                if has_nul(req.scenario):
+                    raise Invalid("scenario: text may not contain NUL characters")
                 chosen = scenarios.read(req.scenario, "scenario")
                 if chosen.variant != info.id:
                     raise Invalid(f"scenario: it is of {chosen.variant}, not {info.id}")

@@ -27,7 +27,7 @@ from ..bots.seats import bot_names
 from ..games import family as get_family
 from ..games import variants
 from ..games.protocol import Option, VariantInfo
-from .games import MAX_DEADLINE, MISSED_ORDERS, PRESS_RULES
+from .games import MAX_DEADLINE, MISSED_ORDERS, PRESS_RULES, has_nul
 
 
 class Strict(BaseModel):
@@ -42,19 +42,10 @@ class Strict(BaseModel):
     @model_validator(mode="after")
     def _no_nul(self) -> Strict:
         # PostgreSQL cannot store NUL in text; refuse it everywhere rather than on one database.
-        if not self.nul_refused_by_fields and _has_nul(self.model_dump()):
+        # A scenario is free-form JSON that its schema cannot bound: the service refuses its NULs.
+        if not self.nul_refused_by_fields and has_nul(self.model_dump(exclude={"scenario"})):
             raise ValueError("text may not contain NUL characters")
         return self
-
-
-def _has_nul(value: object) -> bool:
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return any(_has_nul(v) for v in value)
-    return False
 
 
 def _whole(value: object) -> object:
@@ -115,9 +106,10 @@ def _variant_body(info: VariantInfo) -> type:
     kind = _literal(fam.phase_kinds)
     variant_type = _literal([info.id])
     fields: dict[str, Any] = {
-        # Optional in every member: the union picks the member by the variant given, or by the
-        # scenario's, or the default's.
-        "variant": (variant_type, Field(info.id, description=info.title)),
+        "variant": (
+            variant_type,
+            Field(DEFAULT_VARIANT if info.id == DEFAULT_VARIANT else ..., description=info.title),
+        ),
         "family": (_literal([fam.name]) | None, Field(None, description="optional: the variant's family")),
         "title": (str, Field("", max_length=200, pattern=NO_NUL)),
         "options": (options, Field(default_factory=options)),
@@ -136,7 +128,11 @@ def _variant_body(info: VariantInfo) -> type:
         ),
         "scenario": (
             dict[str, Any] | None,
-            Field(None, description="start from this interboard-scenario/1 (docs/scenarios.md)"),
+            Field(
+                None,
+                description="start from this interboard-scenario/1 (docs/scenarios.md); "
+                "without 'variant', the game is of the scenario's variant",
+            ),
         ),
         "autostart": (bool, True),
         "missed_orders": (_literal(MISSED_ORDERS), Field("default", description="default | wait")),
@@ -155,9 +151,7 @@ def _variant_body(info: VariantInfo) -> type:
 
 def _tag(value: Any) -> str | None:
     if isinstance(value, dict):
-        scenario = value.get("scenario")
-        given = scenario.get("variant") if isinstance(scenario, dict) else None
-        tag = value.get("variant", given if given is not None else DEFAULT_VARIANT)
+        tag = value.get("variant", DEFAULT_VARIANT)
         return tag if isinstance(tag, str) else None
     return getattr(value, "variant", None)
 
