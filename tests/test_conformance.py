@@ -102,6 +102,32 @@ def test_the_suite_catches_a_family_that_breaks_a_promise(monkeypatch: pytest.Mo
     monkeypatch.setattr(type(fam), "check", original)
 
 
+def test_the_suite_catches_an_option_tree_that_leaves_out_legal_actions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A tree cut short (as Axis & Allies' once was, at 400 actions) leaves fronts unclickable."""
+    fam = family("diplomacy")
+    original = type(fam).options
+
+    def without_supports(self: Any, state: dict[str, Any], seat: str, chosen: Any = ()) -> dict[str, Any]:
+        tree = original(self, state, seat, chosen)
+        orders = tree.get("orders") or {}
+
+        def prune(node: Any) -> Any:
+            if isinstance(node, dict):
+                return {k: prune(v) for k, v in node.items() if not (isinstance(v, str) and " S " in v)}
+            return node
+
+        return {**tree, "orders": prune(orders)}
+
+    monkeypatch.setattr(type(fam), "options", without_supports)
+    with pytest.raises(
+        ConformanceError,
+        match=r"standard: step 0 \(S1901M\), \w+: legal actions the option tree does not offer: '. \w+ S ",
+    ):
+        check_variant("standard", seed=1, max_steps=2)
+
+
 def test_the_suite_catches_a_view_that_shows_the_dice_generator(monkeypatch: pytest.MonkeyPatch) -> None:
     fam = family("globalwar")
     view = type(fam).view

@@ -6,6 +6,7 @@ alone and checks, step by step, what every generic part of interboard relies on:
 * a new game starts at a decision point, its state and view are JSON, the view keeps no secret;
 * every action the family offers as legal is accepted by its check, and a malformed one is refused
   with a message;
+* every legal action can be clicked: it is a text of the seat's option tree (:func:`check_offered`);
 * results name their seat, action, outcome and message; a decision point's name never repeats;
 * the game is deterministic: the same seed and the same submissions give the same states, and no
   call changes the state it is given;
@@ -140,7 +141,7 @@ def check_variant(
                 raise _fail(v, where, f"the malformed action {MALFORMED!r} was not refused with a message")
             submissions[seat] = actions
             report.actions += len(actions)
-            fam.options(previous, seat)
+            check_offered(fam, previous, seat, f"{v}: {where}, {seat}")
         # What reads a state must leave it as it was: the server keeps a phase's state and reads it
         # for many requests.
         fam.view(previous)
@@ -185,6 +186,33 @@ def check_variant(
     if report.over and done is not None and fam.winners(match.state) != list(done.winners):
         raise _fail(v, "end", "the winners of the last step and of the state differ")
     return report
+
+
+CLICKABLE = ("orders", "links", "waive")
+"""The parts of an option tree whose texts a page offers as buttons or map clicks."""
+
+
+def _texts(node: Any) -> set[str]:
+    if isinstance(node, str):
+        return {node}
+    if isinstance(node, dict):
+        return set().union(*map(_texts, node.values())) if node else set()
+    if isinstance(node, list):
+        return set().union(*map(_texts, node)) if node else set()
+    return set()
+
+
+def check_offered(fam: Family, state: State, seat: str, where: str) -> None:
+    """Every action :meth:`Family.legal` lists for ``seat`` at ``state`` (before it chooses any) is
+    a text of its option tree, so that a player clicking can give it: no front left unclickable
+    because a list was cut short or a kind of action forgotten by the tree."""
+    tree = fam.options(state, seat)
+    offered = _texts({k: tree.get(k) for k in CLICKABLE})
+    missing = [a for a in fam.legal(state, seat, ()).actions if a not in offered]
+    if missing:
+        more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+        shown = ", ".join(map(repr, missing[:5])) + more
+        raise ConformanceError(f"{where}: legal actions the option tree does not offer: {shown}")
 
 
 def check_scenarios(variant: str, seed: int = 1, max_steps: int = 80) -> int:

@@ -246,7 +246,11 @@ class Family(Protocol):
     def options(self, state: State, seat: str, chosen: Sequence[str] = ()) -> dict[str, Any]:
         """The legal-action tree a page offers for clicking (the family's shape), after the actions
         ``chosen`` that the seat has saved so far (a family whose actions build on each other, such as
-        the moves of a wargame's turn, offers what may follow them; others may ignore them)."""
+        the moves of a wargame's turn, offers what may follow them; others may ignore them).
+
+        What may be clicked are the texts under ``orders`` (place -> ... -> action text), ``links``
+        (kind -> end -> end -> text) and ``waive``: together they hold every action :meth:`legal`
+        lists for the seat, none left out (the conformance suite checks it)."""
         ...
 
     def view(self, state: State) -> dict[str, Any]:

@@ -209,10 +209,11 @@ class AxisAlliesFamily:
             return {}
         world = self._drafts.after(state, seat, tuple(chosen))
         actions = list(_choices(world, seat).actions)
+        # The tree alone: its leaves are the actions, and a front's move list is long enough
+        # (Japan's first combat move: over 700) that sending it twice would double the reply.
         return {
             "phase": pending.phase,
             "prompt": pending.prompts.get(seat, ""),
-            "actions": actions,
             "due": 0,
             "waive": None,
             "chained": True,

@@ -22,8 +22,9 @@ from .moves import (
 from .state import Phase, Unit, World
 
 
-def legal_actions(world: World, limit: int = 400) -> list[str]:
-    """Texts of the actions the mover may play next in its step (at most ``limit``). Moves come from
+def legal_actions(world: World) -> list[str]:
+    """Texts of every action the mover may play next in its step, none left out (a page offers
+    each of them: a front's first moves must be clickable however many there are). Moves come from
     the same route search the engine uses; the rest (boarding, landing, placing, converting) are
     played on a copy to be sure."""
     out: list[str] = []
@@ -35,8 +36,6 @@ def legal_actions(world: World, limit: int = 400) -> list[str]:
             except (IllegalAction, MoveError, ValueError):
                 continue
         out.append(action_text(world.data, action))
-        if len(out) >= limit:
-            break
     return out
 
 

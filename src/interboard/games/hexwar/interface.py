@@ -99,8 +99,11 @@ def option_tree(world: World, seat: str) -> dict[str, Any]:
                 continue
             if movement.allowance(world, unit) <= 0:
                 continue
-            for c in movement.destinations(world, unit, maps):
+            destinations = movement.destinations(world, unit, maps)
+            for c in destinations:
                 add(hexid(unit.hex), unit.id, hexid(c), f"move {unit.id} {hexid(c)}")
+            if destinations:  # staying put, said aloud: the unit is done for this phase
+                add(hexid(unit.hex), unit.id, "hold", f"hold {unit.id}")
     elif phase == "combat" and not world.extra.get("attacked_now"):
         for cell in combat.targets(world):
             attackers = combat.attackers_for(world, cell)
