@@ -63,8 +63,9 @@ def pick(options: dict[str, Any]) -> str:
     """A simple client of the click tree: move all in, deploy everything on one country, end steps."""
     tree = options["orders"]
     turn = tree.get("turn", {})
-    if "move" in turn:
-        return str(turn["move"][max(turn["move"], key=int)])
+    for node in tree.values():
+        if "move" in node:
+            return str(node["move"][max(node["move"], key=int)])
     if "trade" in turn:
         return str(next(iter(turn["trade"].values())))
     for node in tree.values():

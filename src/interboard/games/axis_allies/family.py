@@ -9,6 +9,7 @@ state, and every roll is in the results.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -224,6 +225,28 @@ class AxisAlliesFamily:
         public = {k: v for k, v in state.items() if k not in ("rng", "seed")}
         world = self._world(state)
         public["income"] = {p.id: sum(_income(world, p.id).values()) for p in world.data.powers}
+        public["phase_title"] = (
+            f"{world.data.power(world.power).name}: {STEPS[world.phase]}, round {world.round}"
+            if world.power and world.phase in STEPS
+            else ""
+        )
+        # What a page shows beside each seat (a seat may play two powers: the USA plays China).
+        of_seat: dict[str, list[Any]] = {}
+        for p in world.data.powers:
+            of_seat.setdefault(seat_of_power(p.id), []).append(p)
+        owners = Counter(u.owner for u in world.units.values())
+        public["counts"] = {
+            "IPCs": {
+                seat: sum(world.ipcs.get(e.id, 0) for p in powers for e in p.economies)
+                for seat, powers in of_seat.items()
+            },
+            "income": {seat: sum(public["income"][p.id] for p in powers) for seat, powers in of_seat.items()},
+            "units": {seat: sum(owners[p.id] for p in powers) for seat, powers in of_seat.items()},
+        }
+        public["seat_names"] = {
+            seat: " and ".join(p.name for p in sorted(powers, key=lambda p: p.id != seat))
+            for seat, powers in of_seat.items()
+        }
         # Charts by round for the page: income at each round's end, and unit value (now as the last point).
         by_round = world.extra.get("by_round", {"income": {}, "units": {}})
         powers = [p.id for p in world.data.powers]

@@ -4,6 +4,7 @@ and the generic record keep the history)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -192,7 +193,7 @@ class DiplomacyFamily:
                 except OrderError:
                     continue  # checked on submission; the map cannot change under a stored order
         board = game.board
-        before = position_to_json(game.variant.board, game.position)
+        before = _view(game)
         outcome = game.process(parsed)
         results = [result_to_json(board, r) for r in outcome.results]
         new_state = game_to_json(game)
@@ -236,8 +237,7 @@ class DiplomacyFamily:
         return tree
 
     def view(self, state: State) -> dict[str, Any]:
-        game = self._reading(state)
-        return position_to_json(game.variant.board, game.position)
+        return _view(self._reading(state))
 
     def alive(self, state: State) -> list[str]:
         eliminated = set(state.get("position", {}).get("eliminated", []))
@@ -318,3 +318,23 @@ def _page_words(kind: PhaseKind, due: int) -> dict[str, str]:
 
 FAMILY = DiplomacyFamily()
 """The family's protocol object, as the registry names it."""
+
+
+def _view(game: Game) -> dict[str, Any]:
+    """What everyone sees of ``game``'s position, with its phase as players say it."""
+    view = position_to_json(game.variant.board, game.position)
+    view["phase_title"] = phase_title(str(view.get("phase", "")))
+    return view
+
+
+SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter"}
+KINDS = {"M": "movement", "R": "retreats", "A": "adjustments"}
+
+
+def phase_title(phase: str) -> str:
+    """A phase as players say it: S1901M is "Spring 1901, movement"."""
+    found = re.fullmatch(r"([SFW])(\d+)([MRA])", phase)
+    if not found:
+        return phase
+    season, year, kind = found.groups()
+    return f"{SEASONS[season]} {year}, {KINDS[kind]}"

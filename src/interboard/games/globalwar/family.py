@@ -256,6 +256,12 @@ class GlobalWarFamily:
         public["eliminated"] = public.pop("out")
         public["map"] = state["variant"]
         public["teams"] = [[player_id(p), player_id(p + 3)] for p in range(3)] if s.rules.teams else []
+        step_words = {"move_in": "moving in", "placement": "placing starting armies"}
+        public["phase_title"] = (
+            f"Turn {s.turn}, {player_id(s.current)}: {step_words.get(s.phase.value, s.phase.value)}"
+            if s.phase is not Phase.OVER
+            else "The game is over"
+        )
         # Per seat, what a page shows beside each player (a column per entry).
         players = range(s.players)
         public["counts"] = {
@@ -294,6 +300,11 @@ class GlobalWarFamily:
                 for text in _leaves(actions)
             ),
             "orders": orders,
+            # Actions that cannot be taken back ask once more before they are given.
+            "confirm": {
+                text: f"Surrender to {to}: your countries and armies pass to {to} and you leave the game."
+                for to, text in orders.get("turn", {}).get("surrender", {}).items()
+            },
         }
 
     def alive(self, state: State) -> list[str]:

@@ -30,24 +30,12 @@ TURN = "*"
 """Key of the option tree for actions that belong to no country (end attack, move in, trade...)."""
 
 
-TREE_COUNTS = 60
-"""Up to this many army counts per action the option tree offers every count; beyond, a selection."""
-
-
 def every_count(lo: int, hi: int) -> list[int]:
     return list(range(lo, hi + 1))
 
 
 def bounds_only(lo: int, hi: int) -> list[int]:
     return [lo] if lo == hi else [lo, hi]
-
-
-def tree_counts(lo: int, hi: int) -> list[int]:
-    """Every count of a short range; for a long one the first ten, round numbers and the maximum."""
-    if hi - lo < TREE_COUNTS:
-        return every_count(lo, hi)
-    round_numbers = [n for n in range(10, hi, 10) if n <= 100 or n % 100 == 0]
-    return sorted({*range(lo, lo + 10), *(n for n in round_numbers if n > lo), hi})
 
 
 def legal_actions(
@@ -125,13 +113,13 @@ def option_tree(state: GameState) -> dict[str, Any]:
 
         "ALA": {"place": text, "deploy": {count: text}, "attack": {target id: {dice: text}},
                 "fortify": {target id: {count: text}}, "exchange": {partner country id: text},
-                "give": text}
-        "*":   {"trade": {"Alaska (infantry), Japan (infantry), wild": text}, "move": {count: text},
+                "give": text, "move": {count: text}}   (move: the country just taken)
+        "*":   {"trade": {"Alaska (infantry), Japan (infantry), wild": text},
                 "end_attack": text, "end_turn": text,
                 "give_continent": {continent id: text}, "surrender": {player: text}}
 
-    Army counts are all offered up to ``TREE_COUNTS`` choices; for more, a selection (see
-    :func:`tree_counts`), though any count in range is accepted as text.
+    Every army count is offered, however long the range (a page shows a long one as a number to
+    choose rather than as buttons): no legal action is left out of the tree.
     """
     ids = [sp.id for sp in state.world.board.spaces]
     tree: dict[str, Any] = {}
@@ -140,7 +128,7 @@ def option_tree(state: GameState) -> dict[str, Any]:
         node: dict[str, Any] = tree.setdefault(key, {})
         return node
 
-    for action in legal_actions(state, counts=tree_counts):
+    for action in legal_actions(state):
         text = action_text(state, action)
         match action:
             case Place(c):
@@ -159,8 +147,9 @@ def option_tree(state: GameState) -> dict[str, Any]:
                 size = state.world.size
                 shown = ", ".join(cards.card_text(c, size, state.world.names) for c in chosen)
                 at(TURN).setdefault("trade", {})[shown] = text
-            case MoveIn(n):
-                at(TURN).setdefault("move", {})[str(n)] = text
+            case MoveIn(n):  # asked of the country just taken: the place the player looks at
+                assert state.pending is not None
+                at(ids[state.pending.target]).setdefault("move", {})[str(n)] = text
             case EndAttack():
                 at(TURN)["end_attack"] = text
             case EndTurn():

@@ -200,6 +200,17 @@ class HexWarFamily:
         public = {k: v for k, v in state.items() if k not in ("rng", "seed")}
         world = self._world(state)
         public["victory"] = {side: rules.victory_points(world, side) for side in world.data.side_ids}
+        sides = world.data.side_ids
+        public["phase_title"] = (
+            f"{world.side}: {world.phase_name.replace('_', ' ')}, turn {world.turn_name()}"
+            if world.stage == "play"
+            else {"setup": "Set-up", "over": "The game is over"}.get(world.stage, world.stage)
+        )
+        on_map = [world.side_of(u) for u in world.on_map()]
+        public["counts"] = {  # what a page shows beside each side
+            "units on the map": {side: on_map.count(side) for side in sides},
+            "victory points": {side: sum(public["victory"][side].values()) for side in sides},
+        }
         return public
 
     def alive(self, state: State) -> list[str]:

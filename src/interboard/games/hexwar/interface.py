@@ -17,6 +17,90 @@ from .state import AVAILABLE, SETUP, Unit, World
 
 
 def counter_text(unit: Unit) -> str:
+    return f"{unit.id} {_values(unit)}{_steps(unit)}"
+
+
+def _steps(unit: Unit) -> str:
+    return f", {unit.steps} step{'s' if unit.steps != 1 else ''}" if unit.spec.type.steps > 1 else ""
+
+
+NOUNS = {"corps": "corps", "div": "division", "cav": "cavalry", "fort": "fortress"}
+"""What a counter is called after its factors, by its type's kind word (``GE-corps``: corps);
+the other kinds' values already say what they are (HQ, Zeppelin, flyer, tank...)."""
+
+
+def unit_words(world: World, unit: Unit, steps: bool = True) -> str:
+    """A counter as players say it: "German 5-5-4 corps (GE-C01), 2 steps" (without the steps
+    inside a sentence)."""
+    nation = world.data.nation_names.get(unit.spec.nation, unit.spec.nation)
+    noun = NOUNS.get(unit.spec.type.id.split("-")[1] if "-" in unit.spec.type.id else "", "")
+    what = " ".join(w for w in (nation, _values(unit), noun) if w)
+    return f"{what} ({unit.id})" + (_steps(unit) if steps else "")
+
+
+def hex_words(world: World, ident: str) -> str:
+    """A hex as players say it: "Liège (W4907)", or "W4907, forest" for a hex with no name."""
+    h = world.data.geography.hex(ident)
+    return f"{h.name} ({h.id})" if h.fields.get("name") else f"{h.id}, {h.terrain.replace('_', ' ')}"
+
+
+def action_words(world: World, text: str) -> str:
+    """An action of the tree in players' words, from its text (the words name every counter and
+    hex by name with its code, so that the typed form stays learnable)."""
+    words = text.split()
+
+    def unit(ident: str) -> str:
+        u = world.units.get(ident)
+        return unit_words(world, u, steps=False) if u else ident
+
+    def place(ident: str) -> str:
+        try:
+            return hex_words(world, ident)
+        except KeyError:
+            return ident
+
+    match words:
+        case ["move", u, h]:
+            return f"Move {unit(u)} to {place(h)}"
+        case ["hold", u]:
+            return f"{unit(u)} stays where it is"
+        case ["setup", u, h]:
+            return f"Set up {unit(u)} in {place(h)}"
+        case ["place", u, h]:
+            return f"Bring {unit(u)} onto the map at {place(h)}"
+        case ["withdraw", u]:
+            return f"Withdraw {unit(u)}"
+        case ["attack", h, "with", group]:
+            n = len(group.split(","))
+            return f"Attack {place(h)} with {n} unit{'s' if n != 1 else ''}"
+        case ["bombard", h, "with", u]:
+            return f"Bombard {place(h)} with {unit(u)}"
+        case ["base", u, h]:
+            return f"Base {unit(u)} at {place(h)}"
+        case ["embark", t, z]:
+            return f"Embark {unit(t)} on {unit(z)}"
+        case ["sortie", z, h]:
+            return f"Send {unit(z)} on a sortie to {place(h)}"
+        case ["mission", f, "escort", other]:
+            return f"{unit(f)} escorts {unit(other)}"
+        case ["mission", f, kind, h]:
+            return f"{unit(f)}: {kind} mission over {place(h)}"
+        case ["intercept", h, "with", f]:
+            return f"Intercept over {place(h)} with {unit(f)}"
+        case ["retreat", h]:
+            return f"Retreat to {place(h)}"
+        case ["advance", group, "then", h]:
+            return f"Advance into the hex won, then on to {place(h)}"
+        case ["advance", group]:
+            return "Advance into the hex won"
+        case ["stay"]:
+            return "Stay: do not advance"
+        case ["storm", h]:
+            return f"Storm in {place(h)}"
+    return text
+
+
+def _values(unit: Unit) -> str:
     a, d, m = unit.factors()
     kind = unit.kind
     if kind == "hq":
@@ -30,20 +114,41 @@ def counter_text(unit: Unit) -> str:
         values = {"tank": "tank", "afb": "armoured front buster", "generator": "generator"}[kind]
     else:
         values = f"{a}-{d}-{m}" + (" crack" if unit.crack else "")
-    steps = f", {unit.steps} step{'s' if unit.steps != 1 else ''}" if unit.spec.type.steps > 1 else ""
-    return f"{unit.id} {values}{steps}"
+    return values
 
 
 def stack_label(world: World, cell: int) -> str:
     geo = world.data.geography
     h = geo.hexes[cell]
-    name = f" {h.name}" if h.get("name") else ""
     units = sorted(world.at(cell), key=lambda u: u.id)
-    return f"{h.id}{name}: " + "; ".join(counter_text(u) for u in units)
+    return f"{hex_words(world, h.id)}: " + "; ".join(unit_words(world, u) for u in units)
 
 
 def option_tree(world: World, seat: str) -> dict[str, Any]:
-    """The page's tree for ``seat`` now (empty when it has nothing to decide)."""
+    """The page's tree for ``seat`` now (empty when it has nothing to decide), with each action
+    in players' words (``words``) and each hex it names by name (``place_names``)."""
+    tree = _option_tree(world, seat)
+    if not tree:
+        return tree
+    texts: list[str] = []
+    keys: set[str] = set()
+
+    def walk(node: Any) -> None:
+        for key, child in node.items():
+            keys.add(key)
+            if isinstance(child, str):
+                texts.append(child)
+            else:
+                walk(child)
+
+    walk(tree["orders"])
+    geo = world.data.geography
+    tree["words"] = {text: action_words(world, text) for text in texts}
+    tree["place_names"] = {key: hex_words(world, key) for key in sorted(keys) if key.upper() in geo.by_id}
+    return tree
+
+
+def _option_tree(world: World, seat: str) -> dict[str, Any]:
     geo = world.data.geography
     orders: dict[str, Any] = {}
     notes: dict[str, str] = {}
@@ -147,4 +252,4 @@ def option_tree(world: World, seat: str) -> dict[str, Any]:
     return {"orders": orders, "labels": labels, "notes": notes}
 
 
-__all__ = ["SETUP", "counter_text", "option_tree", "stack_label"]
+__all__ = ["SETUP", "action_words", "counter_text", "hex_words", "option_tree", "stack_label", "unit_words"]
