@@ -13,7 +13,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from .test_play import click_under, has_class, open_game, open_seat
+from .test_play import click_under, has_class, open_game, open_seat, tap_place
 
 axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
 
@@ -54,8 +54,8 @@ def test_a_game_page_has_no_serious_accessibility_violation(new_context: Any, ap
     spectator = open_game(new_context(), f"/games/{game_id}")
     assert serious_violations(spectator) == []
     page = open_seat(new_context(), game_id, "FRANCE", token)
-    page.locator('#map .unit[data-loc="PAR"]').click()
-    page.locator('#map g.space[data-loc="BUR"]').click()
+    tap_place(page, "PAR")
+    tap_place(page, "BUR")
     expect(page.locator("#choice-box .orders button").first).to_be_visible()
     assert serious_violations(page) == []
 

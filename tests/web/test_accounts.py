@@ -66,7 +66,7 @@ def test_a_seat_is_got_back_after_the_browser_forgot_it(new_context: Any) -> Non
     # Ready: the other seats give no orders, so the phase is processed, and a banner says so.
     expect(page.locator("#phase-banner")).to_be_hidden()
     page.locator("#ready-button").click()
-    expect(page.locator("#phase")).to_have_text("F1901M", timeout=LIVE_TIMEOUT)
+    expect(page.locator("#phase")).to_have_attribute("data-phase", "F1901M", timeout=LIVE_TIMEOUT)
     expect(page.locator("#phase-banner")).to_be_visible()
     expect(page.locator("#phase-banner-text")).to_have_text("Phase processed: now F1901M.")
     page.locator("#phase-banner-close").click()

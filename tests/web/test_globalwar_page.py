@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import expect
 
-from .test_play import LIVE_TIMEOUT, deploy_by_clicking, open_seat
+from .test_play import LIVE_TIMEOUT, deploy_by_clicking, open_seat, tap_place
 
 
 def test_the_lobby_offers_global_war_options_as_choices(new_context: Any) -> None:
@@ -52,7 +52,7 @@ def test_a_team_game_explains_the_deploy_and_is_played_on_the_world_map(
     before = position["armies"][country]
 
     page = open_seat(new_context(), game_id, "P1", token)
-    expect(page.locator("#phase")).to_have_text("T1.P1.deploy.0")
+    expect(page.locator("#phase")).to_have_attribute("data-phase", "T1.P1.deploy.0")
     # The step in the family's words: how many armies, where to click.
     help_text = page.locator("#orders-help")
     expect(help_text).to_contain_text(f"Turn 1, P1: deploy {pool} armies: click one of your countries")
@@ -84,7 +84,7 @@ def test_a_team_game_explains_the_deploy_and_is_played_on_the_world_map(
     # Deploy every army by clicking the country on the map.
     deploy_by_clicking(page, country, pool)
     page.get_by_role("button", name="Ready").click()
-    expect(page.locator("#phase")).to_have_text("T1.P1.attack.1", timeout=LIVE_TIMEOUT)
+    expect(page.locator("#phase")).to_have_attribute("data-phase", "T1.P1.attack.1", timeout=LIVE_TIMEOUT)
     expect(page.locator(f'#map [data-loc="{country}"] .badge').first).to_have_text(str(before + pool))
     expect(help_text).to_contain_text("P1: attack: click one of your countries with 2 or more armies")
 
@@ -105,15 +105,15 @@ def test_an_attack_is_one_click_and_the_bots_whole_turns_pass_at_once(
     game_id, token = r.json()["game_id"], r.json()["seat_tokens"]["P1"]
     auth = {"Authorization": f"Bearer {token}"}
     page = open_seat(new_context(), game_id, "P1", token)
-    expect(page.locator("#phase")).to_have_text("T1.P1.deploy.0")
+    expect(page.locator("#phase")).to_have_attribute("data-phase", "T1.P1.deploy.0")
     tree = api.get(f"/api/games/{game_id}/options", headers=auth).json()
     country, choices = next((c, node) for c, node in tree["orders"].items() if "deploy" in node)
-    page.locator(f'#map g.space[data-loc="{country}"]').click()
+    tap_place(page, country)
     page.locator(
         "#choice-box .order-choice", has_text=choices["deploy"][max(choices["deploy"], key=int)]
     ).click()
     page.get_by_role("button", name="Ready").click()
-    expect(page.locator("#phase")).to_have_text("T1.P1.attack.1", timeout=LIVE_TIMEOUT)
+    expect(page.locator("#phase")).to_have_attribute("data-phase", "T1.P1.attack.1", timeout=LIVE_TIMEOUT)
 
     # An attack is sent with its click: no Ready between the choice and the dice.
     tree = api.get(f"/api/games/{game_id}/options", headers=auth).json()
@@ -121,16 +121,16 @@ def test_an_attack_is_one_click_and_the_bots_whole_turns_pass_at_once(
     target, by_dice = next(iter(node["attack"].items()))
     attack = by_dice[max(by_dice, key=int)]
     assert attack in tree["play_at_once"]
-    page.locator(f'#map g.space[data-loc="{source}"]').click()
-    page.locator(f'#map g.space[data-loc="{target}"]').click()
+    tap_place(page, source)
+    tap_place(page, target)
     page.locator("#choice-box .order-choice", has_text=attack).click()
     expect(page.locator("#results li", has_text=attack)).to_have_count(1, timeout=LIVE_TIMEOUT)
-    expect(page.locator("#phase")).not_to_have_text("T1.P1.attack.1")
+    expect(page.locator("#phase")).not_to_have_attribute("data-phase", "T1.P1.attack.1")
 
     # The turn ended by clicking (the turn's own actions are under its button): the two bots'
     # whole turns are played at once, and the page is back to P1's next deploy.
     end_turn = "end turn"
-    while page.locator("#phase").inner_text().startswith("T1.P1"):
+    while (page.locator("#phase").get_attribute("data-phase") or "").startswith("T1.P1"):
         step = api.get(f"/api/games/{game_id}/options", headers=auth).json()
         actions = step["orders"].get("turn", {})
         text = (
@@ -139,14 +139,14 @@ def test_an_attack_is_one_click_and_the_bots_whole_turns_pass_at_once(
             or next(iter(actions.get("move", {}).values()))
         )
         assert text in step["play_at_once"]
-        before = page.locator("#phase").inner_text()
+        before = page.locator("#phase").get_attribute("data-phase") or ""
         page.locator("#unit-buttons").get_by_role("button", name="Turn (cards, end, surrender)").click()
         page.locator("#choice-box .order-choice", has_text=text).click()
-        expect(page.locator("#phase")).not_to_have_text(before, timeout=LIVE_TIMEOUT)
+        expect(page.locator("#phase")).not_to_have_attribute("data-phase", before, timeout=LIVE_TIMEOUT)
         end_turn = text
     assert end_turn.startswith("end turn")
-    expect(page.locator("#phase")).to_have_text(
-        re.compile(r"^T4\.P1\.deploy\."), timeout=LIVE_TIMEOUT
+    expect(page.locator("#phase")).to_have_attribute(
+        "data-phase", re.compile(r"^T4\.P1\.deploy\."), timeout=LIVE_TIMEOUT
     )  # T: turns played
     history = api.get(f"/api/games/{game_id}/history").json()
     assert {"P2", "P3"} <= {r["power"] for phase in history for r in phase["results"]}

@@ -91,8 +91,16 @@ async function loadOnce() {
     state.drafts = view.seat.orders.map((text) => ({ text, loc: orderLoc(text), ok: true, error: null }));
     state.draftsPhase = view.phase;
   }
+  // A step with one place to decide at (the number to move in after a capture, a battle's
+  // casualties, a retreat) opens its choices at once: there is nothing else to click first.
+  const keys = Object.keys((state.tree && state.tree.orders) || {});
+  if (keys.length === 1 && !state.selected && !state.link.kind && state.autoOpened !== view.phase) {
+    state.autoOpened = view.phase;
+    state.selected = keys[0];
+  }
   render();
   if (state.historyIndex === null || phaseChanged) await showMap();
+  if (state.selected) showChooser();
 }
 
 // ------------------------------------------------------------------ rendering
@@ -128,9 +136,13 @@ function renderAll() {
   const view = state.view;
   document.title = `${view.title} · ${view.phase} · interboard`;
   $("game-title").textContent = view.title;
-  $("phase").textContent = view.phase;
+  // The phase as players say it; its code (what orders and the API name it by) in data-phase.
+  $("phase").textContent = (view.position && view.position.phase_title) || view.phase;
+  $("phase").dataset.phase = view.phase;
+  $("phase").title = view.phase;
   $("status").textContent = view.status + (view.result ? ` (${describeResult(view.result)})` : "");
-  $("seat-name").textContent = state.seat || "spectator";
+  $("seat-name").textContent = state.seat ? seatName(state.seat) : "spectator";
+  $("next-step").textContent = nextStep();
   tick();
   renderPowers();
   renderCharts();
@@ -149,6 +161,23 @@ function paintSwatches() {
     const colour = state.colours[node.dataset.power];
     if (colour) node.style.background = colour;
   }
+}
+
+// What this page's player should do now, in one line at the top.
+function nextStep() {
+  const view = state.view;
+  if (view.status === "finished") return `The game is over${view.result ? `: ${describeResult(view.result)}` : "."}`;
+  if (view.status === "forming") return "Waiting for players: the game starts when every seat is taken.";
+  if (view.status !== "active") return `The game is ${view.status}.`;
+  if (!state.seat) return view.seats.some((s) => s.kind === "open") ? "Watching: take an open seat to play." : "Watching.";
+  if (!view.acting.includes(state.seat)) {
+    const turn = view.pending && view.pending.turn;
+    return turn ? `Waiting for ${seatName(turn)} to play.` : "Nothing to order now: waiting for the others.";
+  }
+  if (view.seat && view.seat.ready) return "You are ready: waiting for the others.";
+  const tree = state.tree || {};
+  const prompt = tree.prompt || (view.pending && view.pending.prompts && view.pending.prompts[state.seat]) || "";
+  return `Your move: ${prompt || `orders for ${view.phase}`}`;
 }
 
 function describeResult(result) {
@@ -176,8 +205,11 @@ function tick() {
 function renderPowers() {
   const view = state.view;
   const pos = view.position || {};
-  const count = (table, seat) => (table && table[seat] ? table[seat].length : 0);
+  const count = (table, seat) => (table && Array.isArray(table[seat]) ? table[seat].length : 0);
+  // Diplomacy's units: a list per seat. Other families' units are another shape; they give counts.
+  const listed = (table) => table && typeof table === "object" && Object.values(table).every(Array.isArray);
   const counts = pos.counts && typeof pos.counts === "object" ? pos.counts : {};
+  const units = listed(pos.units) && !("units" in counts) ? pos.units : null;
   const columns = Object.keys(counts);
   const teams = Array.isArray(pos.teams) ? pos.teams : [];
   const turn = view.pending && view.status === "active" ? view.pending.turn : null;
@@ -192,7 +224,7 @@ function renderPowers() {
     el("td", {}, s.kind === "player" ? s.player : s.kind),
     teams.length ? el("td", { class: "team" }, teamOf(s.seat) >= 0 ? teamText(teamOf(s.seat)) : "") : null,
     pos.centres ? el("td", {}, count(pos.centres, s.seat)) : null,
-    pos.units ? el("td", {}, count(pos.units, s.seat)) : null,
+    units ? el("td", {}, count(units, s.seat)) : null,
     ...columns.map((c) => el("td", { dataset: { count: c } }, counts[c][s.seat] ?? "")),
     el("td", {}, view.acting.includes(s.seat) ? (view.submitted.includes(s.seat) ? "✓" : "…") : "—"),
     el("td", {}, s.ready ? "✓" : "")));
@@ -200,7 +232,7 @@ function renderPowers() {
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "seat"), el("th", { scope: "col" }, "player"),
       teams.length ? el("th", { scope: "col" }, "team") : null,
       pos.centres ? el("th", { scope: "col" }, "centres") : null,
-      pos.units ? el("th", { scope: "col" }, "units") : null,
+      units ? el("th", { scope: "col" }, "units") : null,
       ...columns.map((c) => el("th", { scope: "col" }, c)),
       el("th", { scope: "col" }, "ordered"), el("th", { scope: "col" }, "ready"))),
     el("tbody", {}, rows)));
@@ -425,7 +457,8 @@ function renderPicker() {
   const orders = (state.tree && state.tree.orders) || {};
   const units = Object.keys(orders);
   const unitButtons = units.map((loc) => el("button", {
-    type: "button", class: "small", "aria-pressed": String(loc === state.selected), onclick: () => select(loc),
+    type: "button", class: "small", "aria-pressed": String(loc === state.selected), dataset: { loc },
+    onclick: () => select(loc),
   }, unitLabel(loc)));
   if (state.tree && state.tree.waive) {
     unitButtons.push(el("button", { type: "button", class: "small", onclick: () => addOrders([state.tree.waive]) }, "Waive a build"));
@@ -435,33 +468,53 @@ function renderPicker() {
   const box = $("choice-box");
   if (!state.selected) {
     box.replaceChildren();
+    showChooser();
     highlight();
+    return;
+  }
+  if (state.confirming) {
+    box.replaceChildren(...confirmParts(state.confirming));
+    showChooser();
     return;
   }
   const here = province(state.selected);
   const all = unitOrders(state.selected);
   const direct = all.filter((l) => places(l.path).every((p) => p === here));
   const targets = targetsOf(state.selected);
-  const parts = [el("h4", {}, `${unitLabel(state.selected)}: pick an order or a destination`)];
+  const parts = [el("h4", { id: "chooser-h" }, `${unitLabel(state.selected)}: pick an order or a destination`)];
   if (direct.length) {
     parts.push(el("div", { class: "button-list", role: "group", "aria-label": "Orders without a destination" },
-      direct.map((l) => orderButton(l))));
+      choiceControls(direct)));
   }
   if (targets.length) {
     parts.push(el("div", { class: "button-list targets", role: "group", "aria-label": "Destinations" },
       targets.map((p) => el("button", {
-        type: "button", class: "small", "aria-pressed": String(p === state.target), onclick: () => chooseTarget(p),
-      }, p))));
+        type: "button", class: "small", "aria-pressed": String(p === state.target), dataset: { loc: p },
+        onclick: () => chooseTarget(p),
+      }, placeName(p)))));
   }
   if (state.target) {
     const matching = all.filter((l) => places(l.path).includes(state.target));
-    parts.push(el("h4", {}, `Orders involving ${state.target}`));
+    parts.push(el("h4", {}, `Orders involving ${placeName(state.target)}`));
     parts.push(el("div", { class: "button-list orders", role: "group", "aria-label": `Orders involving ${state.target}` },
-      matching.map((l) => orderButton(l))));
+      choiceControls(matching)));
   }
+  if (state.note) parts.push(el("p", { class: "hint chooser-note" }, state.note));
   parts.push(el("button", { type: "button", class: "small link", onclick: () => select(null) }, "Cancel (Esc)"));
   box.replaceChildren(...parts);
+  showChooser();
   highlight();
+}
+
+// A place's name as the map gives it (its title's first line), with the code the orders use when
+// they differ: "Northern Italy", "Liège (W4907)".
+function placeName(place) {
+  const names = (state.tree && state.tree.place_names) || {};
+  if (names[place]) return names[place];
+  const node = $("map").querySelector(`[data-loc="${CSS.escape(place)}"] > title`);
+  const name = node ? node.textContent.split("\n")[0].split(":")[0].trim() : "";
+  if (!name || name === place) return place;
+  return name.toUpperCase().replace(/[^A-Z0-9]+/g, "_") === place ? name : `${name} (${place})`;
 }
 
 function unitLabel(loc) {
@@ -469,42 +522,120 @@ function unitLabel(loc) {
   const labels = (state.tree && state.tree.labels) || {};
   if (labels[loc]) return labels[loc];
   const units = (state.view.position && state.view.position.units && state.view.position.units[state.seat]) || [];
-  const unit = units.find((u) => u.split(/\s+/)[1] === loc);
-  return unit || loc;
+  const unit = Array.isArray(units) ? units.find((u) => u.split(/\s+/)[1] === loc) : null;
+  return unit || placeName(loc);
 }
 
-function orderButton(leaf) {
+// An order in players' words when the family gives them (tree.words), else as it is typed.
+function orderWords(text) {
+  const words = state.tree && state.tree.words && state.tree.words[text];
+  return words || text;
+}
+
+// The buttons for some of a place's orders. A long run of numbers (armies to deploy or move in)
+// is one control: a slider and a number, and the button that gives the order for the number chosen.
+const MAX_NUMBER_BUTTONS = 12;
+function choiceControls(leaves) {
+  const groups = new Map();
+  for (const leaf of leaves) {
+    const key = leaf.path.slice(0, -1).join("\u0000");
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(leaf);
+  }
+  const out = [];
+  for (const group of groups.values()) {
+    const numbers = group.every((l) => /^\d+$/.test(l.path[l.path.length - 1]));
+    if (numbers && group.length > MAX_NUMBER_BUTTONS) out.push(quantityControl(group));
+    else out.push(...group.map((l) => orderButton(l)));
+  }
+  return out;
+}
+
+function quantityControl(group) {
+  const byCount = new Map(group.map((l) => [Number(l.path[l.path.length - 1]), l]));
+  const counts = [...byCount.keys()].sort((a, b) => a - b);
+  const kind = group[0].path[group[0].path.length - 2] || "number";
+  const id = `quantity-${kind.replace(/\W+/g, "-")}`;
+  const lo = counts[0], hi = counts[counts.length - 1];
+  const nearest = (n) => counts.reduce((best, c) => (Math.abs(c - n) < Math.abs(best - n) ? c : best), counts[0]);
+  const slider = el("input", { type: "range", min: lo, max: hi, value: hi, "aria-label": `${kind}: how many` });
+  const number = el("input", { type: "number", id, min: lo, max: hi, value: hi, inputmode: "numeric", class: "quantity-number" });
+  const holder = el("span", {});
+  const show = (n) => {
+    const leaf = byCount.get(nearest(n));
+    slider.value = number.value = String(nearest(n));
+    holder.replaceChildren(orderButton(leaf, "primary"));
+  };
+  slider.addEventListener("input", () => show(Number(slider.value)));
+  number.addEventListener("change", () => show(Number(number.value)));
+  show(hi);
+  return el("div", { class: "quantity", role: "group", "aria-label": `${kind}: how many (${lo} to ${hi})` },
+    el("label", { for: id }, `${kind}: how many (${lo}–${hi})`), el("div", { class: "row" }, slider, number), holder);
+}
+
+function orderButton(leaf, extraClass = "") {
   // A family may annotate an order (a hex wargame: an attack's odds), shown before it is committed.
   const note = state.tree && state.tree.notes && state.tree.notes[leaf.text];
+  const words = orderWords(leaf.text);
   return el("button", {
-    type: "button", class: "small order-choice", dataset: { order: leaf.text },
-    onclick: async () => {
-      // A family whose places hold several pieces, each with its own orders, keeps every order;
-      // otherwise a new order for a unit replaces its old one.
-      const loc = state.tree && state.tree.chained ? null : state.selected;
-      const atOnce = state.tree && (state.tree.play_at_once || []).includes(leaf.text);
-      select(null);
-      await addOrders([leaf.text], loc);
-      // An action the family plays at once (an attack: nothing can follow its dice) is sent with
-      // this one click, rather than waiting for Ready.
-      if (atOnce && state.drafts.every((d) => d.ok) && !(state.view.seat && state.view.seat.ready)) await setReady();
+    type: "button", class: `small order-choice ${extraClass}`.trim(), dataset: { order: leaf.text },
+    title: words !== leaf.text ? leaf.text : null,
+    onclick: () => {
+      const confirm = state.tree && state.tree.confirm && state.tree.confirm[leaf.text];
+      if (confirm) {
+        state.confirming = { leaf, message: confirm };
+        renderPicker();
+        const yes = $("choice-box").querySelector(".confirm-yes");
+        if (yes) yes.focus();
+        return;
+      }
+      return giveOrder(leaf);
     },
-  }, leaf.text, ...(note ? [el("span", { class: "note" }, ` (${note})`)] : []));
+  }, words, ...(note ? [el("span", { class: "note" }, ` (${note})`)] : []));
+}
+
+async function giveOrder(leaf) {
+  // A family whose places hold several pieces, each with its own orders, keeps every order;
+  // otherwise a new order for a unit replaces its old one.
+  const loc = state.tree && state.tree.chained ? null : state.selected;
+  const atOnce = state.tree && (state.tree.play_at_once || []).includes(leaf.text);
+  select(null);
+  await addOrders([leaf.text], loc);
+  // An action the family plays at once (an attack: nothing can follow its dice) is sent with
+  // this one click, rather than waiting for Ready.
+  if (atOnce && state.drafts.every((d) => d.ok) && !(state.view.seat && state.view.seat.ready)) await setReady();
+}
+
+// An action that cannot be taken back (a surrender) is asked about once more, in the family's words.
+function confirmParts({ leaf, message }) {
+  return [
+    el("h4", { id: "chooser-h" }, "Are you sure?"),
+    el("p", { class: "confirm-message" }, message),
+    el("div", { class: "row" },
+      el("button", { type: "button", class: "small primary confirm-yes", onclick: () => { state.confirming = null; giveOrder(leaf); } },
+        `Yes: ${orderWords(leaf.text)}`),
+      el("button", { type: "button", class: "small", onclick: () => { state.confirming = null; renderPicker(); } }, "No, go back")),
+  ];
 }
 
 function select(loc) {
   state.selected = loc;
   state.target = null;
+  state.note = null;
+  state.confirming = null;
   if (loc) state.link = { kind: null, from: null, to: null };
   renderPicker();
   if (loc) {
     const first = $("choice-box").querySelector("button");
     if (first && document.activeElement && document.activeElement.closest("#unit-buttons")) first.focus();
+  } else if (document.activeElement && document.activeElement.closest("#chooser")) {
+    $("map").focus({ preventScroll: true });
   }
 }
 
 function chooseTarget(place) {
   state.target = place;
+  state.note = null;
   renderPicker();
   const first = $("choice-box").querySelector(".orders button");
   if (first && document.activeElement && document.activeElement.closest("#choice-box")) first.focus();
@@ -530,7 +661,8 @@ function mapClicked(event) {
   } else if (own) {
     select(own);
   } else if (state.selected) {
-    $("picker-hint").textContent = `${province(loc)} is not a destination of ${unitLabel(state.selected)}.`;
+    state.note = `${placeName(province(loc))} is not a destination of ${unitLabel(state.selected)}.`;
+    renderPicker();
   }
 }
 
@@ -538,6 +670,7 @@ function highlight() {
   const map = $("map");
   if (state.link.kind) {
     highlightLinks(map);
+    hitAreas();
     return;
   }
   for (const node of map.querySelectorAll(".link[data-a]")) node.classList.remove("pickable", "chosen");
@@ -550,6 +683,65 @@ function highlight() {
     node.classList.toggle("chosen", p === state.target);
     node.classList.toggle("orderable", state.historyIndex === null && mine.has(p));
   }
+  hitAreas();
+}
+
+// ------------------------------------------------------------------ the chooser
+// The choices for the place picked open beside the map, at the top of the side column and kept in
+// view there (on a desktop), or as a sheet at the bottom of a phone's screen: choosing an order
+// never scrolls the map away, and never covers the places the order may go to.
+
+const phoneLayout = () => window.matchMedia("(max-width: 900px)").matches;
+
+function showChooser() {
+  const box = $("chooser");
+  const open = Boolean(state.selected) || Boolean(state.link.kind);
+  const opening = open && box.hidden;
+  box.hidden = !open;
+  document.body.classList.toggle("choosing", open);
+  // The side column may have been scrolled (the map beside it stays): bring the choices to view.
+  if (opening && !phoneLayout()) box.scrollIntoView({ block: "nearest" });
+}
+
+// Tap targets: each place that may be clicked now gets a round hit area of 44 CSS px (less where
+// two such places are closer than that, so that neither hides the other), over its drawing.
+const TAP_PX = 44;
+function hitAreas() {
+  const svg = $("map").querySelector("svg");
+  if (!svg) return;
+  svg.querySelector("g.hits")?.remove();
+  if (state.historyIndex !== null || !mapView.box) return;
+  const wanted = [...svg.querySelectorAll(".orderable[data-loc], .target[data-loc]")];
+  if (state.link.kind && state.link.kind !== "link") return; // a drawn link is clicked itself
+  const rect = svg.getBoundingClientRect();
+  if (!rect.width) return;
+  const perPx = mapView.box.w / rect.width;
+  const centres = new Map();
+  for (const node of wanted) {
+    const loc = node.dataset.loc;
+    if (centres.has(loc)) continue;
+    const x = Number(node.dataset.x), y = Number(node.dataset.y);
+    if (Number.isFinite(x) && Number.isFinite(y) && node.dataset.x) centres.set(loc, { x, y });
+    else {
+      const b = node.getBBox();
+      centres.set(loc, { x: b.x + b.width / 2, y: b.y + b.height / 2 });
+    }
+  }
+  const points = [...centres.entries()];
+  const group = document.createElementNS(SVG, "g");
+  group.setAttribute("class", "hits");
+  for (const [loc, c] of points) {
+    let r = (TAP_PX / 2) * perPx;
+    for (const [other, d] of points) if (other !== loc) r = Math.min(r, Math.hypot(d.x - c.x, d.y - c.y) / 2);
+    const circle = document.createElementNS(SVG, "circle");
+    circle.setAttribute("class", "hit");
+    circle.setAttribute("cx", String(c.x));
+    circle.setAttribute("cy", String(c.y));
+    circle.setAttribute("r", String(r));
+    circle.dataset.loc = loc;
+    group.append(circle);
+  }
+  svg.append(group);
 }
 
 // ------------------------------------------------------------------ link orders
@@ -590,6 +782,7 @@ function linkOrdersGiven() {
 
 function chooseLinkKind(kind) {
   state.link = { kind, from: null, to: null };
+  state.note = null;
   if (kind) state.selected = state.target = null;
   renderPicker();
 }
@@ -600,7 +793,8 @@ function chooseLinkEnd(place) {
   const link = state.link;
   if (!link.from || (link.to && place !== link.to)) {
     if (!linkEnds(link.kind).has(place)) {
-      $("picker-hint").textContent = `${place} cannot be an end of a link order now.`;
+      state.note = `${placeName(place)} cannot be an end of a link order now.`;
+      renderPicker();
       return;
     }
     link.from = place;
@@ -610,7 +804,8 @@ function chooseLinkEnd(place) {
   } else if (linkPartners(link.kind, link.from).has(place)) {
     link.to = place;
   } else {
-    $("picker-hint").textContent = `${place} cannot be linked to ${link.from} by this order.`;
+    state.note = `${placeName(place)} cannot be linked to ${placeName(link.from)} by this order.`;
+    renderPicker();
     return;
   }
   renderPicker();
@@ -644,43 +839,72 @@ function placeAt(event) {
 
 function renderLinkPicker() {
   const box = $("link-box");
+  const step = $("link-step");
   const links = state.tree && state.tree.links;
   const kinds = Object.keys(LINK_KINDS).filter((k) => linkPairs(k).length);
   box.hidden = !links || state.historyIndex !== null;
-  if (box.hidden) return;
+  if (box.hidden) {
+    step.replaceChildren();
+    return;
+  }
   const given = linkOrdersGiven().length;
   const allowance = links.per_kind
     ? `You may give ${links.allowance} order of each kind.`
     : `You may give ${links.allowance} link order${links.allowance === 1 ? "" : "s"}; ${given} given.`;
-  const parts = [el("h4", {}, "Links"), el("p", { class: "hint" }, kinds.length ? allowance : "No link order is possible now.")];
-  parts.push(el("div", { class: "button-list", role: "group", "aria-label": "Link orders" },
-    kinds.map((k) => el("button", {
-      type: "button", class: "small", "aria-pressed": String(state.link.kind === k), onclick: () => chooseLinkKind(state.link.kind === k ? null : k),
-    }, (links.labels && links.labels[k]) || LINK_KINDS[k]))));
+  box.replaceChildren(el("h4", {}, "Links"), el("p", { class: "hint" }, kinds.length ? allowance : "No link order is possible now."),
+    el("div", { class: "button-list", role: "group", "aria-label": "Link orders" },
+      kinds.map((k) => el("button", {
+        type: "button", class: "small", "aria-pressed": String(state.link.kind === k),
+        onclick: () => chooseLinkKind(state.link.kind === k ? null : k),
+      }, linkKindName(k)))));
+  // The steps of the order being made, in the chooser beside the map.
   const link = state.link;
-  if (link.kind) {
-    if (!link.from) {
-      const ends = [...linkEnds(link.kind)].sort();
-      parts.push(el("p", {}, link.kind === "link"
-        ? `Click the first end on the map (${ends.length} places are marked), or pick it here:`
-        : `Click a drawn link on the map, or one of its ends, or pick an end here:`));
-      parts.push(endPicker("link-first", "First end", ends));
-    } else if (!link.to) {
-      const partners = [...linkPartners(link.kind, link.from)].sort();
-      parts.push(el("p", {}, `${link.from}: now click the other end (${partners.length} marked), or pick it here:`));
-      parts.push(endPicker("link-second", "Second end", partners));
-    } else {
-      const found = linksBetween(link.kind, link.from, link.to);
-      parts.push(el("p", {}, `Orders between ${link.from} and ${link.to}:`));
-      parts.push(el("div", { class: "button-list orders", role: "group", "aria-label": `Link orders between ${link.from} and ${link.to}` },
-        found.map((p) => el("button", {
-          type: "button", class: "small order-choice", dataset: { order: p.text },
-          onclick: () => { chooseLinkKind(null); addOrders([p.text]); },
-        }, p.text))));
-    }
-    parts.push(el("button", { type: "button", class: "small link", onclick: () => chooseLinkKind(null) }, "Cancel (Esc)"));
+  if (!link.kind) {
+    step.replaceChildren();
+    return;
   }
-  box.replaceChildren(...parts);
+  const parts = [el("h4", { id: "chooser-h" }, linkKindName(link.kind))];
+  if (!link.from) {
+    const ends = [...linkEnds(link.kind)].sort();
+    parts.push(el("p", {}, link.kind === "link"
+      ? `Click the first end on the map (${ends.length} places are marked), or pick it here:`
+      : `Click a drawn link on the map, or one of its ends, or pick an end here:`));
+    parts.push(endPicker("link-first", "First end", ends));
+  } else if (!link.to) {
+    const partners = [...linkPartners(link.kind, link.from)].sort();
+    parts.push(el("p", {}, `${placeName(link.from)}: now click the other end (${partners.length} marked), or pick it here:`));
+    parts.push(endPicker("link-second", "Second end", partners));
+  } else {
+    const found = linksBetween(link.kind, link.from, link.to);
+    parts.push(el("p", {}, `Orders between ${placeName(link.from)} and ${placeName(link.to)}:`));
+    parts.push(el("div", { class: "button-list orders", role: "group", "aria-label": `Link orders between ${link.from} and ${link.to}` },
+      found.map((p) => el("button", {
+        type: "button", class: "small order-choice", dataset: { order: p.text },
+        onclick: () => { chooseLinkKind(null); addOrders([p.text]); },
+      }, p.text))));
+  }
+  if (state.note) parts.push(el("p", { class: "hint chooser-note" }, state.note));
+  parts.push(el("button", { type: "button", class: "small link", onclick: () => chooseLinkKind(null) }, "Cancel (Esc)"));
+  step.replaceChildren(...parts);
+}
+
+function linkKindName(kind) {
+  const links = (state.tree && state.tree.links) || {};
+  return (links.labels && links.labels[kind]) || LINK_KINDS[kind];
+}
+
+// A link order begun and not finished: the orders that would finish it, and what to call it.
+function halfMadeOrder() {
+  const link = state.link;
+  if (link.kind && link.from) {
+    const what = link.to ? `${linkKindName(link.kind)}: ${placeName(link.from)} – ${placeName(link.to)}` : `${linkKindName(link.kind)} from ${placeName(link.from)}`;
+    return { what, texts: link.to ? linksBetween(link.kind, link.from, link.to).map((p) => p.text) : [] };
+  }
+  if (state.selected && state.target) {
+    const texts = unitOrders(state.selected).filter((l) => places(l.path).includes(state.target)).map((l) => l.text);
+    return { what: `${unitLabel(state.selected)} → ${placeName(state.target)}`, texts };
+  }
+  return null;
 }
 
 // The ends as a list too, for the keyboard and for places hard to hit on a crowded map.
@@ -689,12 +913,6 @@ function endPicker(id, label, places) {
     el("option", { value: "" }, `${label}…`), ...places.map((p) => el("option", { value: p }, placeName(p))));
   select.addEventListener("change", () => { if (select.value) chooseLinkEnd(select.value); });
   return el("div", { class: "field" }, select);
-}
-
-function placeName(place) {
-  const node = $("map").querySelector(`[data-loc="${CSS.escape(place)}"] title`);
-  const name = node ? node.textContent.split("\n")[0] : "";
-  return name && name !== place ? `${place} (${name})` : place;
 }
 
 function highlightLinks(map) {
@@ -717,6 +935,22 @@ function highlightLinks(map) {
 
 async function setReady() {
   const ready = !(state.view.seat && state.view.seat.ready);
+  const begun = ready ? halfMadeOrder() : null;
+  if (begun && begun.texts.length === 1) {
+    // Only one order fits what was picked: it is what the player meant.
+    const text = begun.texts[0];
+    const loc = state.tree && state.tree.chained ? null : state.selected;
+    state.link = { kind: null, from: null, to: null };
+    select(null);
+    await addOrders([text], loc);
+    if (!state.drafts.every((d) => d.ok)) return; // refused: the list says why; not ready
+    $("orders-status").textContent = `Added the order you began: ${text}.`;
+  } else if (begun) {
+    state.note = `You began an order (${begun.what}) and did not finish it: pick one of its choices, or Cancel, then press Ready again.`;
+    $("orders-status").textContent = `Not ready: ${state.note}`;
+    renderPicker();
+    return;
+  }
   try {
     const answer = await api("PUT", `/api/games/${gameId}/ready`, { token: state.token, body: { phase: state.view.phase, value: ready } });
     $("orders-status").textContent = answer.processed ? "Everyone was ready: the phase was processed." : ready ? "Ready." : "Not ready.";
@@ -800,9 +1034,20 @@ function renderHistoryBar() {
   $("hist-next").disabled = i === null;
   $("hist-now").disabled = i === null;
   $("hist-label").textContent = i === null
-    ? `Current position: ${state.view.phase}` + (n ? ` (${n} phase${n === 1 ? "" : "s"} played)` : "")
-    : `Phase ${i + 1} of ${n}: ${state.history[i].phase}, orders and results`;
+    ? `Current position: ${phaseTitle(state.view)}` + (n ? ` (${n} phase${n === 1 ? "" : "s"} played)` : "")
+    : `Phase ${i + 1} of ${n}: ${phaseTitle(state.history[i])}, orders and results`;
   document.body.classList.toggle("viewing-history", i !== null);
+}
+
+// A seat as players call it, when the family names its seats (Axis & Allies: "the Soviet Union").
+function seatName(seat) {
+  const names = (state.view && state.view.position && state.view.position.seat_names) || {};
+  return names[seat] || seat;
+}
+
+// A phase (the view, or a phase of the history with the position it was played from) by its title.
+function phaseTitle(record) {
+  return (record.position && record.position.phase_title) || record.phase;
 }
 
 function describeOutcome(r) {
@@ -820,12 +1065,13 @@ function renderResults() {
   const panel = $("results-panel");
   panel.hidden = !record;
   if (!record) return;
-  $("results-h").textContent = `Results of ${record.phase}`;
+  $("results-h").textContent = `Results of ${phaseTitle(record)}`;
   $("results").replaceChildren(...record.results.map((r) => el("li", { class: r.succeeded ? "ok" : "bad" },
     el("span", { class: "swatch", dataset: { power: r.power } }),
-    `${r.power}: ${r.order} — ${describeOutcome(r)}`,
+    // A result of no seat (the dice of a battle) says what it is rather than an empty "power: order".
+    r.power ? `${seatName(r.power)}: ${r.order} — ${describeOutcome(r)}` : r.message || r.order,
     r.dislodged_by ? ` · dislodged from ${r.dislodged_by}` : "",
-    r.message ? ` · ${r.message}` : "",
+    r.message && r.power ? ` · ${r.message}` : "",
     Array.isArray(r.dice) && r.dice.length ? el("ul", { class: "dice" }, ...r.dice.map((d) => el("li", {}, diceText(d)))) : "")));
   if (!record.results.length) $("results").append(el("li", { class: "hint" }, "No orders."));
 }
@@ -894,7 +1140,6 @@ async function showMap() {
     svg.setAttribute("aria-label", i === null ? `Map of ${state.view.phase}` : `Map of ${state.history[i].phase} with its orders and results`);
     svg.dataset.phase = i === null ? state.view.phase : state.history[i].phase;
     const box = svg.viewBox.baseVal;
-    $("main").classList.toggle("wide-map", Boolean(box && box.height && box.width / box.height > 1.5));
   }
   applyMapView();
   state.mapPlaces = new Set([...map.querySelectorAll("[data-loc]")].map((n) => province(n.dataset.loc)));
@@ -910,7 +1155,8 @@ async function showMap() {
 // The view is the SVG's viewBox: zooming narrows it around a point, panning moves it, both kept
 // within the whole map and carried over when the map is drawn again.
 const MAX_ZOOM = 8;
-const mapView = { base: null, box: null, pointers: new Map(), start: null, moved: false, linkTags: false };
+// On a phone links are drawn as marked ends at first: lines across a narrow screen hide the map.
+const mapView = { base: null, box: null, pointers: new Map(), start: null, moved: false, linkTags: phoneLayout(), opened: false };
 
 function applyMapView() {
   const map = $("map");
@@ -927,6 +1173,47 @@ function applyMapView() {
   mapView.base = base;
   if (!same) mapView.box = null;
   setBox(mapView.box || base);
+  if (!mapView.opened && state.view && (!state.seat || state.tree)) {
+    mapView.opened = true;
+    const first = phoneView(svg);
+    if (first) setBox(first);
+  }
+}
+
+// On a phone the map opens on the player's own pieces, near enough that each is a tap target
+// (TAP_PX apart at least), within their board when the map has several; a spectator sees the
+// first board whole.
+function phoneView(svg) {
+  if (!phoneLayout()) return null;
+  const base = mapView.base;
+  const boards = [...new Set([...svg.querySelectorAll("g[data-board]")].map((n) => n.dataset.board))];
+  const keys = Object.keys((state.tree && state.tree.orders) || {});
+  const nodes = keys.map((k) => svg.querySelector(`[data-loc="${CSS.escape(k)}"]`)).filter(Boolean);
+  const boardOf = nodes.length ? nodes[0].closest("[data-board]") : null;
+  let area = base;
+  if (boards.length > 1) area = boardBox(boardOf ? boardOf.dataset.board : boards[0]) || base;
+  if (!nodes.length) return area === base ? null : area;
+  const centres = nodes.map((n) => {
+    if (n.dataset.x) return { x: Number(n.dataset.x), y: Number(n.dataset.y) };
+    const b = n.getBBox();
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+  });
+  let nearest = Infinity;
+  for (const a of centres) for (const b of centres) if (a !== b) nearest = Math.min(nearest, Math.hypot(a.x - b.x, a.y - b.y));
+  const width = svg.getBoundingClientRect().width || 1;
+  const w = Math.min(area.w, Number.isFinite(nearest) ? (width * nearest) / TAP_PX : area.w / 3);
+  const h = (w * area.h) / area.w;
+  const cx = centres.reduce((t, c) => t + c.x, 0) / centres.length;
+  const cy = centres.reduce((t, c) => t + c.y, 0) / centres.length;
+  return { x: cx - w / 2, y: cy - h / 2, w, h };
+}
+
+function boardBox(name) {
+  const boxes = [...$("map").querySelectorAll(`g[data-board="${CSS.escape(name)}"]`)].map((n) => n.getBBox());
+  if (!boxes.length) return null;
+  const x0 = Math.min(...boxes.map((b) => b.x)), y0 = Math.min(...boxes.map((b) => b.y));
+  const x1 = Math.max(...boxes.map((b) => b.x + b.width)), y1 = Math.max(...boxes.map((b) => b.y + b.height));
+  return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
 }
 
 // A map of several boards (its spaces carry data-board) gets a button per board that zooms to it:
@@ -945,11 +1232,8 @@ function renderBoardButtons(map) {
 }
 
 function zoomToBoard(name) {
-  const boxes = [...$("map").querySelectorAll(`g[data-board="${CSS.escape(name)}"]`)].map((n) => n.getBBox());
-  if (!boxes.length || !mapView.base) return;
-  const x0 = Math.min(...boxes.map((b) => b.x)), y0 = Math.min(...boxes.map((b) => b.y));
-  const x1 = Math.max(...boxes.map((b) => b.x + b.width)), y1 = Math.max(...boxes.map((b) => b.y + b.height));
-  setBox({ x: x0, y: y0, w: x1 - x0, h: y1 - y0 }); // the board's own shape: it fills the width
+  const box = boardBox(name);
+  if (box && mapView.base) setBox(box); // the board's own shape: it fills the width
 }
 
 // The view box, kept within the whole map and no smaller than 1/MAX_ZOOM of it. The SVG element
@@ -971,6 +1255,11 @@ function setBox(box) {
   $("map").classList.toggle("zoomed", !whole);
   $("zoom-out").disabled = $("zoom-reset").disabled = whole;
   $("zoom-in").disabled = w <= base.w / MAX_ZOOM + 1e-9;
+  for (const button of $("board-buttons").children) {
+    const b = boardBox(button.dataset.board);
+    button.setAttribute("aria-pressed", String(Boolean(b) && Math.abs(b.x - x) < 1 && Math.abs(b.w - w) < 1));
+  }
+  hitAreas();
 }
 
 // Zoom by ``factor`` keeping the map point under (clientX, clientY) in place (default: the centre).
@@ -1091,6 +1380,13 @@ function main() {
     if (event.key === "Escape" && state.selected) select(null);
     if (event.key === "Escape" && state.link.kind) chooseLinkKind(null);
   });
+  $("facts-toggle").addEventListener("click", () => {
+    const open = $("facts-toggle").getAttribute("aria-expanded") !== "true";
+    $("facts-toggle").setAttribute("aria-expanded", String(open));
+    document.body.classList.toggle("facts-open", open);
+  });
+  if (window.matchMedia("(pointer: coarse)").matches) $("zoom-hint").textContent = "Pinch to zoom; drag to move the map.";
+  window.addEventListener("resize", hitAreas);
   setInterval(tick, 1000);
   loadAll().then(listen);
 }
