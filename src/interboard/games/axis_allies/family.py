@@ -66,7 +66,13 @@ class AxisAlliesFamily:
     def variants(self) -> list[VariantInfo]:
         return [
             VariantInfo(
-                g, self.name, TITLES[g], DESCRIPTIONS[g], seats_of(g), option_specs(g), rules=("axis-allies",)
+                g,
+                self.name,
+                TITLES[g],
+                DESCRIPTIONS[g],
+                seats_of(g),
+                option_specs(g),
+                rules=("axis-allies-play", "axis-allies"),
             )
             for g in GAMES
         ]

@@ -93,7 +93,7 @@ class GlobalWarFamily:
                 "Risk-like world conquest, 3-6 players, team play for 6 (P1+P4, P2+P5, P3+P6)",
                 tuple(player_id(p) for p in range(6)),
                 OPTIONS,
-                rules=("global-war-teams",),
+                rules=("global-war-play", "global-war-teams"),
             )
             for map_id in MAPS
         ]

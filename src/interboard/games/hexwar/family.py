@@ -44,7 +44,11 @@ class HexWarFamily:
         for variant in VARIANTS:
             data = game_data(variant)
             title, description = data.title, data.description
-            out.append(VariantInfo(variant, self.name, title, description, data.side_ids, rules=("vernian",)))
+            out.append(
+                VariantInfo(
+                    variant, self.name, title, description, data.side_ids, rules=("vernian-play", "vernian")
+                )
+            )
         return out
 
     def new_state(self, variant: str, options: Mapping[str, OptionValue], seed: int) -> State:
