@@ -98,11 +98,6 @@ class SeatTokenBody(BaseModel):
     token: str = Field(description="the seat's new token; its earlier one no longer works")
 
 
-def _titles(variant: str) -> dict[str, str]:
-    family_title, variant_title = titles(variant)
-    return {"family_title": family_title, "variant_title": variant_title}
-
-
 def _body(account: Account) -> AccountBody:
     return AccountBody(**account.to_json())
 
@@ -193,8 +188,11 @@ def install(app: FastAPI, accounts: AccountService, limiter: Limiter) -> None:
         """The games in which the account holds seats (joined, or created, while signed in), the
         newest first."""
         me = await current(token)
-        games = await run_in_threadpool(accounts.my_games, me)
-        return [MyGameBody(**g, **_titles(g["variant"])) for g in games]
+        out = []
+        for game in await run_in_threadpool(accounts.my_games, me):
+            family_title, variant_title = titles(game["variant"])
+            out.append(MyGameBody(**game, family_title=family_title, variant_title=variant_title))
+        return out
 
     @app.post(
         "/api/account/games/{game_id}/seats/{seat}/token",

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime, timedelta
-from functools import cache, cached_property, partial
+from functools import cached_property, partial
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from pydantic_core import to_json
@@ -441,7 +441,6 @@ class NewGame:
     (anyone may join it; until then it gives no orders). A seat left before the start is open."""
 
 
-@cache
 def titles(variant: str, family: str | None = None) -> tuple[str, str]:
     """The names players know a game's family and variant by (``Axis & Allies``, ``Axis & Allies
     Europe (1999)``): the family's and the variant's ``title``. A variant no longer registered keeps
