@@ -72,6 +72,8 @@ def test_a_defenders_decision_reaches_it_and_defaults_at_its_deadline(store: Eng
     )
     gid, tokens = created.game_id, created.seat_tokens
     view = service.public_view(gid)
+    # The names players know it by: the family's and the variant's own titles, nothing else asked.
+    assert (view["family_title"], view["variant_title"]) == ("Duel (a test family)", "Duel")
     assert view["acting"] == ["A"] and view["pending"]["kind"] == "turn" and view["pending"]["turn"] == "A"
     assert datetime.fromisoformat(view["deadline"]) == clock.now + timedelta(seconds=600)
     assert service.submit(gid, tokens["A"], view["phase"], ["attack 3"])[0]["ok"]

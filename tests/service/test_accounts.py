@@ -182,6 +182,7 @@ def test_seats_bound_to_the_account_are_listed_and_got_back(app: Any) -> None:
         mine = phone.get("/api/account/games").json()
         assert [(g["id"], g["seats"]) for g in mine] == [(made["game_id"], ["GERMANY"]), (gid, ["FRANCE"])]
         assert mine[1]["title"] == "Anna's game" and mine[1]["status"] == "forming"
+        assert mine[1]["variant_title"] == "Standard Diplomacy" and mine[1]["family_title"] == "Diplomacy"
         r = phone.post(f"/api/account/games/{gid}/seats/FRANCE/token")
         assert r.status_code == 201 and r.json()["seat"] == "FRANCE"
         fresh = r.json()["token"]
@@ -285,6 +286,7 @@ def test_notices_by_email(db_url: str, smtp: tuple[Inbox, int]) -> None:
     mail = MailConfig(host="127.0.0.1", port=port, sender="gm@example.org", public_url="https://play.example")
     app = app_for(db_url, mail=mail)
     with browser(app) as anna, browser(app) as bob, browser(app) as quiet, browser(app) as gm:
+        assert anna.get("/api/server").json() == {"mail": True}  # the lobby offers the notices
         sign_up(anna, "anna", "anna@example.org")
         sign_up(bob, "bob", "bob@example.org")
         sign_up(quiet, "quiet", "quiet@example.org")

@@ -294,6 +294,75 @@ def test_variants_of_every_family(client: TestClient) -> None:
     assert r.status_code == 201, r.text
 
 
+def test_the_names_players_know_families_and_variants_by(client: TestClient) -> None:
+    every = {v["id"]: v for v in client.get("/api/variants").json()}
+    assert {v["family"]: v["family_title"] for v in every.values()} == {
+        "diplomacy": "Diplomacy",
+        "globalwar": "Global War",
+        "axis_allies": "Axis & Allies",
+        "hexwar": "Hex-and-counter wargames",
+    }
+    # The bot that plays a seat in each family (the lobby's "Bots in every other seat").
+    assert {v["family"]: v["default_bot"] for v in every.values()} == {
+        "diplomacy": "heuristic",
+        "globalwar": "greedy",
+        "axis_allies": "calculator",
+        "hexwar": "heuristic",
+    }
+    game = new_game(client, variant="aa_europe_1999", title="Names")
+    listed = next(g for g in client.get("/api/games").json() if g["id"] == game["game_id"])
+    public = client.get(f"/api/games/{game['game_id']}").json()
+    for summary in (listed, public):
+        assert summary["family"] == "axis_allies" and summary["family_title"] == "Axis & Allies"
+        assert summary["variant"] == "aa_europe_1999"
+        assert summary["variant_title"] == "Axis & Allies Europe (1999)"
+
+
+def test_the_server_says_whether_it_sends_mail(client: TestClient) -> None:
+    assert client.get("/api/server").json() == {"mail": False}  # no SMTP server given
+    # (with one: tests/service/test_accounts.py)
+
+
+@pytest.mark.parametrize(
+    ("variant", "mine", "bot"),
+    [("standard", "FRANCE", "bot:heuristic"), ("aa_europe_1999", "GERMANY", "bot:calculator")],
+)
+def test_the_creator_plays_a_seat_taken_in_the_creating_request(
+    client: TestClient, variant: str, mine: str, bot: str
+) -> None:
+    """What the lobby sends when its creator takes a seat with bots in every other: the seat given the
+    creator's name, in the one request, so it is taken before the game starts (at once: no seat is
+    open) and the bots order; its token plays it."""
+    seats = next(v["seats"] for v in client.get("/api/variants").json() if v["id"] == variant)
+    bots = {seat: bot for seat in seats if seat != mine}
+    g = new_game(client, variant=variant, seats={**bots, mine: "Ann"})
+    assert set(g["seat_tokens"]) == {mine} and g["open_seats"] == [] and g["gm_token"]
+    gid, token = g["game_id"], g["seat_tokens"][mine]
+    view = client.get(f"/api/games/{gid}").json()
+    assert view["status"] == "active"
+    assert {s["seat"]: (s["kind"], s["player"]) for s in view["seats"]} == {
+        seat: ("player", "Ann") if seat == mine else ("bot", bot[4:]) for seat in seats
+    }
+    assert set(view["submitted"]) == set(view["acting"]) - {mine}  # the acting bots have ordered
+    r = client.get(f"/api/games/{gid}/seat", headers=auth(token))
+    assert r.status_code == 200 and r.json()["seat"]["seat"] == mine
+    # The seat is taken: nobody else joins it.
+    assert client.post(f"/api/games/{gid}/join", json={"seat": mine}).status_code == 409
+
+
+def test_a_creators_seat_that_cannot_be_given_is_refused_naming_it(client: TestClient) -> None:
+    def refused(body: dict[str, Any], where: str) -> None:
+        r = client.post("/api/games", json=body)
+        assert r.status_code == 422, r.text
+        assert any(where in d["where"] for d in r.json()["details"]), r.json()
+
+    refused({"seats": {"PRUSSIA": "Ann"}}, "standard.seats.PRUSSIA")  # no such seat
+    refused({"variant": "aa_europe_1999", "seats": {"FRANCE": "Ann"}}, "aa_europe_1999.seats.FRANCE")
+    refused({"seats": {"FRANCE": " "}}, "standard.seats.FRANCE")  # a blank name
+    refused({"seats": {"FRANCE": "bot:greedy"}}, "standard.seats.FRANCE")  # another family's bot
+    assert client.get("/api/games").json() == []  # nothing was made
+
+
 def test_draw_by_agreement(client: TestClient) -> None:
     gid, _, tokens = full_game(client)
     for p in POWERS[:-1]:

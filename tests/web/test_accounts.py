@@ -26,8 +26,10 @@ def test_a_seat_is_got_back_after_the_browser_forgot_it(new_context: Any) -> Non
     expect(lobby.locator("#account-status")).to_have_text("Signed in as Annika")
     expect(lobby.locator("#my-games")).to_contain_text("No seats yet")
 
-    # A game whose other seats give no orders; Annika joins Austria from the lobby, which starts it.
+    # A game whose other seats give no orders; Annika watches at first, then joins Austria from the
+    # lobby, which starts it.
     lobby.locator("#game-title").fill("Remembered")
+    lobby.locator("#my-seat").select_option("")
     for seat in ("ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"):
         lobby.locator(f"#seat-{seat}").select_option("bot")
     lobby.locator("#create-button").click()
@@ -52,6 +54,7 @@ def test_a_seat_is_got_back_after_the_browser_forgot_it(new_context: Any) -> Non
     expect(page.locator("#account-message")).to_have_text("Not signed in: wrong name or password")
     page.locator("#sign-in-password").fill(PASSWORD)
     page.locator("#sign-in-button").click()
+    expect(page.locator("#signed-out")).to_be_hidden()  # the sign-in and sign-up forms go
     entry = page.locator(f'.my-game[data-game-id="{game_id}"]')
     expect(entry).to_contain_text("Remembered")
     expect(entry).to_contain_text("active")

@@ -117,10 +117,13 @@ def test_a_standard_game_from_the_lobby_to_the_history(new_context: Any) -> None
     expect(lobby.locator("#seat-kinds select")).to_have_count(7)
     lobby.locator("#game-title").fill("Browser test")
     expect(lobby.locator("#seat-AUSTRIA option")).to_have_text(
-        ["open", "bot: random", "bot: hold", "bot: heuristic", "empty (no orders)"]
+        ["you", "open", "bot: random", "bot: hold", "bot: heuristic", "empty (no orders)"]
     )
+    # The creator would play AUSTRIA (the first seat); made a bot, it leaves the creator watching.
+    expect(lobby.locator("#my-seat")).to_have_value("AUSTRIA")
     for seat in ("AUSTRIA", "ITALY", "RUSSIA", "TURKEY"):  # seats that order nothing keep the test exact
         lobby.locator(f"#seat-{seat}").select_option("bot")
+    expect(lobby.locator("#my-seat")).to_have_value("")
     lobby.locator("#create-button").click()
     lobby.wait_for_url(re.compile(r"/games/[0-9a-f]+$"))
     game_url = lobby.url

@@ -25,6 +25,7 @@ from .accounts import (
     Account,
     AccountService,
 )
+from .games import titles
 from .http import BODY_ERRORS, SESSION_COOKIE, GameId, SessionToken, errors
 from .limits import Limiter, client_address
 from .schemas import NO_NUL, Strict
@@ -84,6 +85,8 @@ class MyGameBody(BaseModel):
     id: str
     title: str
     variant: str
+    variant_title: str = Field(description="the variant's name for players")
+    family_title: str = Field(description="its family's name for players (Axis & Allies, not axis_allies)")
     status: str
     phase: str
     deadline: str | None
@@ -185,7 +188,11 @@ def install(app: FastAPI, accounts: AccountService, limiter: Limiter) -> None:
         """The games in which the account holds seats (joined, or created, while signed in), the
         newest first."""
         me = await current(token)
-        return [MyGameBody(**g) for g in await run_in_threadpool(accounts.my_games, me)]
+        out = []
+        for game in await run_in_threadpool(accounts.my_games, me):
+            family_title, variant_title = titles(game["variant"])
+            out.append(MyGameBody(**game, family_title=family_title, variant_title=variant_title))
+        return out
 
     @app.post(
         "/api/account/games/{game_id}/seats/{seat}/token",

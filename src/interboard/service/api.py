@@ -107,6 +107,12 @@ class CreatedBody(BaseModel):
     )
 
 
+class ServerBody(BaseModel):
+    mail: bool = Field(
+        description="whether the server sends e-mail (the accounts' notices); false: it sends none"
+    )
+
+
 class JoinBody(Strict):
     seat: str = Field(max_length=32, pattern=r"^[A-Za-z0-9_-]+$")
     player: str = Field(
@@ -477,6 +483,12 @@ def create_app(
         family: Annotated[FamilyName | None, Query(description="only this family's")] = None,
     ) -> list[dict[str, Any]]:
         return await run_in_threadpool(service.variants, family)
+
+    @app.get("/api/server")
+    async def server() -> ServerBody:
+        """What this server offers that its pages adapt to: whether it sends e-mail notices (it
+        does only when started with an SMTP server)."""
+        return ServerBody(mail=mailer is not None)
 
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:

@@ -441,6 +441,17 @@ class NewGame:
     (anyone may join it; until then it gives no orders). A seat left before the start is open."""
 
 
+def titles(variant: str, family: str | None = None) -> tuple[str, str]:
+    """The names players know a game's family and variant by (``Axis & Allies``, ``Axis & Allies
+    Europe (1999)``): the family's and the variant's ``title``. A variant no longer registered keeps
+    its ids (``family`` given: that one for its family)."""
+    try:
+        fam, info = find_variant(variant)
+    except FamilyError:
+        return family or variant, variant
+    return fam.title, info.title
+
+
 def has_nul(value: object) -> bool:
     """Whether JSON-like ``value`` holds a NUL character anywhere (PostgreSQL cannot store one)."""
     if isinstance(value, str):
@@ -706,8 +717,10 @@ class GameService:
 
     # ------------------------------------------------------------------ lifecycle
     def variants(self, family: str | None = None) -> list[dict[str, Any]]:
-        """Every variant (or a family's), with its family, options, the bots its seats may be given
-        (``bot:NAME``) and the phase kinds its deadlines are set for."""
+        """Every variant (or a family's), with its family and the family's name for players
+        (``family_title``), options, the bots its seats may be given (``bot:NAME``), the bot that
+        takes a leaving player's seat (``default_bot``: the family's own, or null) and the phase
+        kinds its deadlines are set for."""
         try:
             infos = variants(family)
         except FamilyError as exc:
@@ -715,7 +728,15 @@ class GameService:
         out = []
         for info in infos:
             fam = get_family(info.family)
-            out.append(info.to_json() | {"bots": bot_names(fam.name), "phase_kinds": list(fam.phase_kinds)})
+            out.append(
+                info.to_json()
+                | {
+                    "family_title": fam.title,
+                    "bots": bot_names(fam.name),
+                    "default_bot": default_bot(fam.name),
+                    "phase_kinds": list(fam.phase_kinds),
+                }
+            )
         return out
 
     def create(self, req: NewGame, account_id: int | None = None) -> Created:
@@ -1226,11 +1247,14 @@ class GameService:
         if seats is None:
             seats = SEATS_OF_GAME.all(s, {"game_id": g.id})
         deadline = g.deadline
+        family_title, variant_title = titles(g.variant, g.family)
         return {
             "id": g.id,
             "title": g.title,
             "family": g.family,
+            "family_title": family_title,
             "variant": g.variant,
+            "variant_title": variant_title,
             "status": g.status,
             "phase": g.phase,
             "phase_index": g.phase_index,

@@ -104,3 +104,13 @@ export function describeDuration(seconds) {
   if (h) return `${h} h ${String(m).padStart(2, "0")} min`;
   return `${m}:${String(s).padStart(2, "0")}`;
 }
+
+// What a game is, in the names players know: its variant's title, after its family's when the title
+// does not say it ("Diplomacy: Twin Earths I", "Axis & Allies Europe (1999)"), from a game's
+// summary of /api/games, /api/games/{id} or /api/account/games (variant_title, family_title; the ids
+// where they are missing).
+export function gameKind({ variant, variant_title: variantTitle, family, family_title: familyTitle }) {
+  const name = variantTitle || variant || "";
+  const group = familyTitle || family || "";
+  return !group || name.includes(group) ? name : `${group}: ${name}`;
+}

@@ -1,11 +1,15 @@
-// The lobby: create a game (variant, options, press, deadlines, seats) and join an open seat; sign
-// up or in, and get back into the seats the account holds.
+// The lobby: create a game (variant, options, press, deadlines, seats, the seat its creator plays)
+// and join an open seat; sign up or in, and get back into the seats the account holds.
 import { currentAccount, showAccountStatus } from "./account.js";
 import {
-  api, ApiError, el, errorText, playerName, saveGmToken, savePlayerName, saveSeatToken, seatTokens,
+  api, ApiError, el, errorText, gameKind, playerName, saveGmToken, savePlayerName, saveSeatToken, seatTokens,
 } from "./common.js";
 
 let variants = [];
+let sendsMail = null; // whether the server sends e-mail (GET /api/server); null: not known
+
+const $ = (id) => document.getElementById(id);
+const YOU = "you"; // a seat select's value for the seat the creator plays
 
 function chosenVariant() {
   const checked = document.querySelector('input[name="variant"]:checked');
@@ -48,19 +52,62 @@ function showVariant() {
   seats.replaceChildren(...variant.seats.map((seat) => {
     const id = `seat-${seat}`;
     return el("div", { class: "field seat-kind" }, el("label", { for: id }, seat),
-      el("select", { id, name: seat, dataset: { seat } },
+      el("select", { id, name: seat, dataset: { seat }, onchange: seatKindChanged },
+        el("option", { value: YOU }, "you"),
         el("option", { value: "open" }, "open"),
         ...(variant.bots || []).map((bot) => el("option", { value: `bot:${bot}` }, `bot: ${bot}`)),
         el("option", { value: "bot" }, "empty (no orders)")));
   }));
+  $("my-seat").replaceChildren(...variant.seats.map((seat) => el("option", { value: seat }, seat)),
+    el("option", { value: "" }, "none: watch only"));
+  $("my-seat").value = variant.seats[0] || "";
+  showMySeat();
+}
+
+// The creator's seat, chosen in "Your seat" or as "you" in a seat's own select: the two agree, and
+// one seat at most is "you" (the seat the creator left becomes open).
+function showMySeat() {
+  const mine = $("my-seat").value;
+  for (const select of document.querySelectorAll("#seat-kinds select")) {
+    if (select.dataset.seat === mine) select.value = YOU;
+    else if (select.value === YOU) select.value = "open";
+  }
+  $("creator-name-field").hidden = !mine;
+}
+
+function seatKindChanged(event) {
+  const select = event.target;
+  const mine = $("my-seat");
+  if (select.value === YOU) mine.value = select.dataset.seat;
+  else if (mine.value === select.dataset.seat) mine.value = "";
+  showMySeat();
+}
+
+// The bot that plays a seat: the family's own (the one that takes over a leaving player's seat),
+// else the first offered (the generic random bot is offered in every family); "bot" (a seat that
+// gives no orders) only if there is none.
+function playingBot(variant) {
+  const bot = variant.default_bot || (variant.bots || [])[0];
+  return bot ? `bot:${bot}` : "bot";
+}
+
+function botsElsewhere() {
+  const bot = playingBot(chosenVariant());
+  for (const select of document.querySelectorAll("#seat-kinds select")) {
+    if (select.value !== YOU) select.value = bot;
+  }
+  const mine = $("my-seat").value;
+  const who = bot === "bot" ? "an empty seat (no orders)" : `bot ${bot.slice(4)}`;
+  $("create-status").textContent = mine ? `Every seat but ${mine}: ${who}.` : `Every seat: ${who}.`;
 }
 
 function renderVariants() {
   const list = document.getElementById("variant-list");
   const families = [...new Set(variants.map((v) => v.family))];
   let first = true;
+  const title = (family) => variants.find((v) => v.family === family).family_title || family;
   list.replaceChildren(...families.map((family) => el("div", { class: "family", dataset: { family } },
-    el("h3", {}, family),
+    el("h3", {}, title(family)),
     ...variants.filter((v) => v.family === family).map((v) => {
       const id = `variant-${v.id}`;
       const checked = first;
@@ -94,8 +141,22 @@ async function create(event) {
     const minutes = Number(input.value);
     if (minutes > 0) deadlines[input.dataset.kind] = Math.round(minutes * 60);
   }
+  // The creator's seat is given the creator's name: the server assigns it in the same request and
+  // answers its token, so it is taken before the game can start (with every other seat a bot, it
+  // starts at once).
+  const mine = $("my-seat").value;
+  const typed = $("creator-name").value.trim();
+  const name = typed || mine;
+  if (mine && (name === "open" || name === "bot" || name.startsWith("bot:"))) {
+    status.textContent = 'Not created: your name may not be "open" or "bot", nor start with "bot:".';
+    $("creator-name").focus();
+    return;
+  }
   const seats = {};
-  for (const select of document.querySelectorAll("#seat-kinds select")) seats[select.dataset.seat] = select.value;
+  for (const select of document.querySelectorAll("#seat-kinds select")) {
+    const seat = select.dataset.seat;
+    seats[seat] = seat === mine ? name : select.value;
+  }
   const body = {
     variant: variant.id,
     title: document.getElementById("game-title").value.trim(),
@@ -109,8 +170,10 @@ async function create(event) {
     const created = await api("POST", "/api/games", { body });
     saveGmToken(created.game_id, created.gm_token);
     for (const [seat, token] of Object.entries(created.seat_tokens)) saveSeatToken(created.game_id, seat, token);
+    if (typed) savePlayerName(typed);
     status.textContent = "Created; opening the game…";
-    location.assign(`/games/${created.game_id}`);
+    const page = `/games/${created.game_id}`;
+    location.assign(mine && created.seat_tokens[mine] ? `${page}?seat=${encodeURIComponent(mine)}` : page);
   } catch (error) {
     status.textContent = `Not created: ${errorText(error)}`;
   }
@@ -146,7 +209,7 @@ async function loadGames() {
     const open = game.seats.filter((s) => s.kind === "open");
     return el("li", { class: "game-entry", dataset: { gameId: game.id } },
       el("a", { href: `/games/${game.id}` }, game.title),
-      el("span", { class: "hint" }, ` ${game.variant} · ${game.status} · ${game.phase}`),
+      el("span", { class: "hint" }, ` ${gameKind(game)} · ${game.status} · ${game.phase}`),
       open.length
         ? el("div", { class: "button-list", role: "group", "aria-label": `Open seats in ${game.title}` },
             open.map((s) => el("button", { type: "button", onclick: () => join(game, s.seat) }, `Join ${s.seat}`)))
@@ -155,8 +218,6 @@ async function loadGames() {
 }
 
 // ------------------------------------------------------------------ the account
-
-const $ = (id) => document.getElementById(id);
 
 function say(text) {
   $("account-message").textContent = text;
@@ -171,6 +232,7 @@ async function showAccount(account) {
   $("account-email").value = account.email || "";
   $("account-notices").checked = account.notices;
   if (!$("player-name").value) $("player-name").value = account.name;
+  if (!$("creator-name").value) $("creator-name").value = account.name;
   await loadMyGames();
 }
 
@@ -190,7 +252,7 @@ async function loadMyGames() {
   box.replaceChildren(el("ul", { class: "my-games" }, games.map((game) =>
     el("li", { class: "my-game", dataset: { gameId: game.id } },
       el("a", { href: `/games/${game.id}` }, game.title),
-      el("span", { class: "hint" }, ` ${game.variant} · ${game.status} · ${game.phase} `),
+      el("span", { class: "hint" }, ` ${gameKind(game)} · ${game.status} · ${game.phase} `),
       game.seats.map((seat) => el("button", { type: "button", onclick: () => play(game.id, seat) },
         `Play ${seat}`))))));
 }
@@ -267,7 +329,8 @@ async function signOut() {
 async function saveAccount(event) {
   event.preventDefault();
   const email = $("account-email").value.trim();
-  const body = { email: email || null, notices: $("account-notices").checked };
+  const body = { email: email || null };
+  if (sendsMail) body.notices = $("account-notices").checked; // else left as it is
   try {
     await showAccount(await api("PATCH", "/api/account", { body }));
     say("Saved.");
@@ -289,9 +352,22 @@ async function changePassword(event) {
   }
 }
 
+// Notices are offered only by a server that sends e-mail; one that does not says so.
+function showMail(server) {
+  sendsMail = server.mail;
+  $("notices-field").hidden = !sendsMail;
+  $("mail-pitch").hidden = !sendsMail;
+  $("no-mail").hidden = sendsMail;
+  $("sign-up-email-hint").textContent = sendsMail ? "optional, for notices" : "optional; this server sends no e-mail";
+}
+
 async function main() {
   document.getElementById("player-name").value = playerName();
+  $("creator-name").value = playerName();
   document.getElementById("create-form").addEventListener("submit", create);
+  $("my-seat").addEventListener("change", showMySeat);
+  $("bots-button").addEventListener("click", botsElsewhere);
+  api("GET", "/api/server").then(showMail, () => {}); // not known: neither offered nor denied
   $("sign-in-form").addEventListener("submit", signIn);
   $("sign-up-form").addEventListener("submit", signUp);
   $("sign-out").addEventListener("click", signOut);
