@@ -61,13 +61,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture
 def new_context(browser: Browser, server: Server) -> Iterator[Any]:
-    """``new_context(viewport=LAPTOP)``: a fresh browser profile (its own localStorage, so its own
-    seats), closed after the test. Page errors fail the test."""
+    """``new_context(viewport=LAPTOP, touch=False)``: a fresh browser profile (its own
+    localStorage, so its own seats), closed after the test. Page errors fail the test."""
     contexts: list[BrowserContext] = []
     errors: list[str] = []
 
-    def make(viewport: dict[str, int] = LAPTOP) -> BrowserContext:
-        context = browser.new_context(viewport=viewport, base_url=server.url)
+    def make(viewport: dict[str, int] = LAPTOP, touch: bool = False) -> BrowserContext:
+        # touch: a phone's browser (touch events, a coarse pointer, the mobile viewport).
+        context = browser.new_context(
+            viewport=viewport, base_url=server.url, has_touch=touch, is_mobile=touch
+        )
         context.set_default_timeout(15_000)
         context.on("page", lambda page: page.on("pageerror", lambda e: errors.append(str(e))))
         contexts.append(context)

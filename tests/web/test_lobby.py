@@ -24,11 +24,14 @@ PASSWORD = "a long enough password"
 
 
 @pytest.mark.parametrize(
-    ("variant", "mine", "bot"),
-    [("standard", "FRANCE", "bot:heuristic"), ("aa_europe_1999", "USSR", "bot:calculator")],
+    ("variant", "mine", "bot", "shown"),
+    [
+        ("standard", "FRANCE", "bot:heuristic", "FRANCE"),
+        ("aa_europe_1999", "USSR", "bot:calculator", "Soviet Union"),  # the seat as players name it
+    ],
 )
 def test_the_creator_plays_a_seat_with_bots_in_every_other(
-    new_context: Any, api: httpx.Client, variant: str, mine: str, bot: str
+    new_context: Any, api: httpx.Client, variant: str, mine: str, bot: str, shown: str
 ) -> None:
     page = new_context().new_page()
     page.goto("/")
@@ -52,7 +55,7 @@ def test_the_creator_plays_a_seat_with_bots_in_every_other(
     # On the game page as that seat, with its orders; the seat's and the game master's tokens kept.
     page.wait_for_url(re.compile(rf"/games/[0-9a-f]+\?seat={mine}$"))
     game_id = page.url.split("/games/", 1)[1].split("?", 1)[0]
-    expect(page.locator("#seat-name")).to_have_text(mine)
+    expect(page.locator("#seat-name")).to_have_text(shown)
     expect(page.locator("#orders-panel")).to_be_visible()
     expect(page.locator("#status")).to_have_text("active", timeout=LIVE_TIMEOUT)
     kept = page.evaluate(

@@ -1,0 +1,161 @@
+"""The game page as a new player meets it, at a laptop's 1366×768 and on a 390×844 touch phone:
+the map first and wide, every unit of a long front clickable, the choices in view after a tap,
+tap targets a finger can hit, a half-made link order never lost, names rather than codes."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from .conftest import PHONE
+from .test_play import LIVE_TIMEOUT, open_seat, tap_place
+
+LAPTOP_SCREEN = {"width": 1366, "height": 768}
+
+
+def bots_but(api: httpx.Client, variant: str, mine: str, **extra: Any) -> tuple[str, str]:
+    seats = {
+        seat: "bot"
+        for seat in next(v for v in api.get("/api/variants").json() if v["id"] == variant)["seats"]
+    }
+    seats[mine] = "Ann"
+    r = api.post("/api/games", json={"variant": variant, "seats": seats, "seed": 3, **extra})
+    assert r.status_code == 201, r.text
+    return r.json()["game_id"], r.json()["seat_tokens"][mine]
+
+
+def map_box(page: Page) -> dict[str, float]:
+    svg = page.locator("#map svg")
+    expect(svg).to_be_visible()
+    box = svg.bounding_box()
+    assert box is not None
+    return box
+
+
+@pytest.mark.parametrize(
+    ("variant", "seat"),
+    [
+        ("standard", "FRANCE"),
+        ("aa_europe_1999", "GERMANY"),
+        ("global_war", "P1"),
+        ("twin_earths_3", "GERMANY-Y"),
+        ("vernian_wwi", "Germany"),
+    ],
+)
+def test_on_a_laptop_the_map_starts_in_the_first_screen_and_takes_most_of_its_width(
+    new_context: Any, api: httpx.Client, variant: str, seat: str
+) -> None:
+    game_id, token = bots_but(api, variant, seat)
+    page = open_seat(new_context(LAPTOP_SCREEN), game_id, seat, token)
+    box = map_box(page)
+    assert box["y"] < LAPTOP_SCREEN["height"] / 3, f"the map starts {box['y']} px down"
+    assert box["width"] >= 0.55 * LAPTOP_SCREEN["width"], f"the map is {box['width']} px wide"
+    # The phase as players say it, its code kept for the API.
+    expect(page.locator("#phase")).not_to_have_text(page.locator("#phase").get_attribute("data-phase") or "…")
+    expect(page.locator("#next-step")).to_contain_text(re.compile(r"^(Your move|Waiting|You are ready)"))
+
+
+def test_every_unit_of_germanys_first_combat_move_can_be_clicked(new_context: Any, api: httpx.Client) -> None:
+    game_id, token = bots_but(api, "aa_europe_1999", "GERMANY")
+    page = open_seat(new_context(LAPTOP_SCREEN), game_id, "GERMANY", token)
+    page.get_by_role("button", name="Ready").click()  # the purchase: nothing bought
+    expect(page.locator("#phase")).to_have_attribute(
+        "data-phase", re.compile(r"\.combat_move\."), timeout=LIVE_TIMEOUT
+    )
+    expect(page.locator("#phase")).to_have_text("Germany: combat move, round 1")
+    tree = api.get(f"/api/games/{game_id}/options", headers={"Authorization": f"Bearer {token}"}).json()
+    for space, name in (
+        ("POLAND", "Poland"),
+        ("NORWAY", "Norway"),
+        ("RUMANIA", "Rumania"),
+        ("SOUTHERN_ITALY", "Southern Italy"),
+    ):
+        assert space in tree["orders"], space
+        tap_place(page, space)
+        chooser = page.locator("#chooser")
+        expect(chooser.locator("h4").first).to_contain_text(name)
+        # A destination by its name, not its code.
+        expect(chooser.locator(".targets button").first).not_to_have_text(re.compile(r"^[A-Z_]+$"))
+        page.keyboard.press("Escape")
+        expect(chooser).to_be_hidden()
+    # The powers table counts what each power has, not "units 0".
+    units = page.locator('#powers td[data-count="units"]')
+    expect(units.first).to_have_text(re.compile(r"^[1-9]\d*$"))
+
+
+def begin_link(new_context: Any, api: httpx.Client, *ends: str) -> Page:
+    """Twin Earths III's first Winter as GERMANY-Y, a LINK begun at ``ends`` and not given."""
+    game_id, token = bots_but(api, "twin_earths_3", "GERMANY-Y")
+    page = open_seat(new_context(LAPTOP_SCREEN), game_id, "GERMANY-Y", token)
+    expect(page.locator("#phase")).to_have_attribute("data-phase", "W1900A")
+    page.locator("#link-box").get_by_role("button", name="Make a link").click()
+    for label, end in zip(("First end", "Second end"), ends, strict=False):
+        page.locator("#chooser").get_by_label(label).select_option(end)
+    return page
+
+
+def test_a_link_begun_and_not_finished_becomes_the_order_on_ready(
+    new_context: Any, api: httpx.Client
+) -> None:
+    page = begin_link(new_context, api, "MUN-Y", "HOL-Z")
+    expect(page.locator("#chooser").get_by_role("button", name="LINK MUN-Y HOL-Z")).to_be_visible()
+    page.get_by_role("button", name="Ready").click()  # the LINK button not pressed
+    expect(page.locator("#phase")).not_to_have_attribute("data-phase", "W1900A", timeout=LIVE_TIMEOUT)
+    game_id = page.url.split("/games/", 1)[1].split("?", 1)[0]
+    winter = api.get(f"/api/games/{game_id}/history").json()[0]
+    assert winter["orders"]["GERMANY-Y"] == ["LINK MUN-Y HOL-Z"]
+    assert [r["succeeded"] for r in winter["results"] if r["order"] == "LINK MUN-Y HOL-Z"] == [True]
+
+
+def test_a_link_begun_at_one_end_makes_ready_warn_rather_than_lose_it(
+    new_context: Any, api: httpx.Client
+) -> None:
+    page = begin_link(new_context, api, "MUN-Y")
+    page.get_by_role("button", name="Ready").click()
+    expect(page.locator("#orders-status")).to_contain_text("did not finish it")
+    expect(page.locator("#chooser")).to_contain_text("did not finish it")
+    expect(page.get_by_role("button", name="Ready")).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#phase")).to_have_attribute("data-phase", "W1900A")
+
+
+def test_on_a_phone_the_map_fills_the_width_and_a_tap_opens_the_choices_in_view(
+    new_context: Any, api: httpx.Client
+) -> None:
+    game_id, token = bots_but(api, "standard", "FRANCE")
+    page = open_seat(new_context(PHONE, touch=True), game_id, "FRANCE", token)
+    box = map_box(page)
+    assert box["y"] < PHONE["height"] / 2, f"the map starts {box['y']} px down"
+    assert box["width"] >= PHONE["width"] - 20
+    expect(page.locator("#zoom-hint")).not_to_contain_text("Ctrl")
+    expect(page.locator("#facts")).to_be_hidden()  # the header folded
+    # The map opens on France's units, each a tap target of 44 px at least.
+    hits = page.locator("#map .hits .hit")
+    expect(hits).to_have_count(3)
+    for hit in hits.all():
+        b = hit.bounding_box()
+        assert b is not None and b["width"] >= 43.5 and b["height"] >= 43.5, b
+    page.locator('#map .hits .hit[data-loc="PAR"]').tap()
+    chooser = page.locator("#chooser")
+    expect(chooser).to_be_visible()
+    sheet = chooser.bounding_box()
+    assert sheet is not None and sheet["y"] >= 0 and sheet["y"] + sheet["height"] <= PHONE["height"] + 1, (
+        sheet
+    )
+    expect(chooser.locator("h4").first).to_contain_text("PAR")
+    chooser.locator(".targets button", has_text="Burgundy").tap()
+    chooser.get_by_role("button", name="A PAR - BUR").tap()
+    expect(page.locator("#order-list li", has_text="A PAR - BUR")).to_contain_text("✓ accepted")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_the_hex_wargame_names_its_counters_and_hexes(new_context: Any, api: httpx.Client) -> None:
+    game_id, token = bots_but(api, "vernian_wwi", "Germany")
+    page = open_seat(new_context(LAPTOP_SCREEN), game_id, "Germany", token)
+    expect(page.locator("#phase")).to_have_text("Set-up")
+    buttons = page.locator("#unit-buttons button")
+    expect(buttons.first).to_be_visible()
+    expect(page.locator("#powers thead")).to_contain_text("victory points")
