@@ -164,7 +164,10 @@ class DuelFamily:
         return Choices(tuple(self._allowed(state)), True)
 
     def options(self, state: State, seat: str, chosen: Sequence[str] = ()) -> dict[str, Any]:
-        return {"actions": self._allowed(state)} if seat in self.pending(state).seats else {}
+        # The page's shape: what may be clicked is under "orders" (here, tied to no place).
+        if seat not in self.pending(state).seats:
+            return {}
+        return {"orders": {"turn": {text: text for text in self._allowed(state)}}}
 
     def view(self, state: State) -> dict[str, Any]:
         return {k: v for k, v in state.items() if k != "rng"}
