@@ -69,8 +69,33 @@ def test_the_map_shows_patrols_and_convoy_centres() -> None:
     }
     state = state_of(build(case))
     svg = FAMILY.draw("aa_linked_world", FAMILY.view(state), {}, [], "patrols")
-    assert ">U1 · CAP<" in svg
-    assert ">G1 · $3 cut by axis<" in svg and ">$5<" in svg
+    assert ">UK 1f · CAP<" in svg
+    assert ">Ger 1s · $3 cut by axis<" in svg and ">$5<" in svg
+
+
+def test_the_map_badges_each_powers_units_by_type_and_names_them_on_hover() -> None:
+    """Stacks by type and power, not a count per power: the Soviet Union, the UK and the USA each
+    have their own short name (all three once read "U"), and the legend says what each letter is."""
+    from tests.axis_allies.harness import build, state_of
+
+    case = {
+        "game": "aa_europe_1999",
+        "power": "GERMANY",
+        "phase": "combat_move",
+        "units": [
+            "GERMANY 3 infantry Poland",
+            "GERMANY 1 armour Poland",
+            "USSR 2 infantry Poland",
+            "UK 1 fighter Poland",
+            "USA 1 bomber Poland",
+        ],
+    }
+    svg = FAMILY.draw("aa_europe_1999", FAMILY.view(state_of(build(case))), {}, [], "stacks")
+    assert ">Ger 3i 1a · Sov 2i · UK 1f · US 1b<" in svg
+    title = svg.split('data-loc="POLAND"', 1)[1].split("</title>", 1)[0]
+    assert "Germany: 3 infantry, 1 armour" in title and "Soviet Union: 2 infantry" in title
+    assert "United States: 1 bomber" in title
+    assert "Sov: Soviet Union" in svg and "i infantry" in svg and "B battleship" in svg
 
 
 def test_a_seeded_linked_game_between_calculator_bots_plays_to_its_end_through_the_conformance_suite() -> (

@@ -112,9 +112,11 @@ def draw_spaces(
     frame: Frame,
     fills: Mapping[int, str],
     extra: Mapping[int, Sequence[str]] | None = None,
+    titles: Mapping[int, str] | None = None,
 ) -> list[str]:
-    """One group per space (``data-loc``, its cells and ``<title>``), the borders, one group per split
-    coast, then the labels over everything (a label may reach into a neighbour's cell).
+    """One group per space (``data-loc``, its cells and ``<title>``: ``titles`` or the place's
+    name), the borders, one group per split coast, then the labels over everything (a label may
+    reach into a neighbour's cell).
 
     ``extra`` adds drawn parts (a centre ring, a badge) to a space's label group. The labels take no
     pointer events, so that a page's clicks reach the space underneath.
@@ -179,7 +181,7 @@ def draw_spaces(
                         "data-x": x,
                         "data-y": y,
                     },
-                    title_el(frame.place(space)),
+                    title_el((titles or {}).get(space.index) or frame.place(space)),
                     *cells,
                 )
             )

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from ..board import Board
 from .base import LegendItem, badge, cross_board_links, document, draw_spaces, header, make_frame
+from .base import legend as draw_legend
 from .outlines import draw_outlined
 
 
@@ -24,9 +25,9 @@ def render_board(
     keep their terrain colour), ``labels`` to a short badge drawn on its point (an army count);
     ``links`` draws the adjacencies between its printed boards (cards laid between them).
 
-    A map whose spaces have outlines is drawn as them (:mod:`.outlines`): there ``titles`` gives a
-    space's hover text (its name by default), ``data`` extra ``data-*`` attributes of its group (a
-    ``data-colour`` also colours its badge), and ``legend`` the entries under the map.
+    ``titles`` gives a space's hover text (its name by default) and ``legend`` the entries under the
+    map. A map whose spaces have outlines is drawn as them (:mod:`.outlines`): there ``data`` adds
+    ``data-*`` attributes to a space's group (a ``data-colour`` also colours its badge).
     """
     fills = fills or {}
     labels = labels or {}
@@ -41,7 +42,9 @@ def render_board(
         if board.spaces[space].at is None:
             continue
         extra[space] = [badge(*frame.space_point(space), text, fills.get(space, "#ffffff"))]
-    parts.extend(draw_spaces(frame, fills, extra))
+    parts.extend(draw_spaces(frame, fills, extra, titles))
     if links:
         parts.extend(cross_board_links(frame))
-    return document(frame, title or board.title, parts, frame.height)
+    legend_parts, legend_height = draw_legend(frame, legend, frame.height)
+    parts.extend(legend_parts)
+    return document(frame, title or board.title, parts, frame.height + legend_height)

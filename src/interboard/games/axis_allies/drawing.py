@@ -1,7 +1,8 @@
 """An Axis & Allies position drawn as SVG: each territory in its holder's colour, each space badged
-with the units in it by power (``G7`` for seven German units), ``CAP`` where fighters patrol, convoy
-centres with their IPCs (``$5 cut by axis`` when the other side controls one), neutrals left in the
-land colour."""
+with the units in it by power and type (``Ger 3i 1a``: three German infantry and an armour, by the
+data's short names and symbols), ``CAP`` where fighters patrol, convoy centres with their IPCs
+(``$5 cut by axis`` when the other side controls one), neutrals left in the land colour. Each
+space's hover text names its units in full, and the legend explains every letter."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from collections import Counter
 from typing import Any
 
 from ...render import render_board
+from ...render.base import LegendItem
+from ...render.svg import el
 from .gamedata import GameData
 
 LIGHTEN = 0.45
@@ -30,17 +33,31 @@ def draw_position(data: GameData, position: dict[str, Any], title: str) -> str:
             raise ValueError(f"unknown space {space!r}")
         if holder in data.power_by_id and board.spaces[index].kind.value != "sea":
             fills[index] = _lighter(data.power(holder).colour)
-    counts: dict[str, Counter[str]] = {}
+    stacks: dict[str, dict[str, Counter[str]]] = {}  # space -> power -> unit type -> count
     patrols: set[str] = set()
     for unit in position.get("units", []):
         if unit["t"] in data.units and data.units[unit["t"]].domain.value == "building":
             continue
-        counts.setdefault(unit["at"], Counter())[unit["p"]] += 1
+        stacks.setdefault(unit["at"], {}).setdefault(unit["p"], Counter())[unit["t"]] += 1
         if unit.get("cap"):
             patrols.add(unit["at"])
+    order = {uid: k for k, uid in enumerate(data.units)}
+
+    def kinds(types: Counter[str], symbols: bool) -> str:
+        ranked = sorted(types.items(), key=lambda item: order.get(item[0], len(order)))
+        if symbols:
+            return " ".join(f"{n}{data.units[t].symbol if t in data.units else t}" for t, n in ranked)
+        return ", ".join(f"{n} {data.units[t].name if t in data.units else t}" for t, n in ranked)
+
     parts: dict[str, list[str]] = {}
-    for space, by_power in counts.items():
-        parts.setdefault(space, []).append(" ".join(f"{p[0]}{n}" for p, n in sorted(by_power.items())))
+    hover: dict[str, list[str]] = {}
+    turn = {p.id: k for k, p in enumerate(data.powers)}
+    for space, by_power in stacks.items():
+        for power, types in sorted(by_power.items(), key=lambda item: turn.get(item[0], len(turn))):
+            short = data.power(power).short if power in data.power_by_id else power
+            name = data.power(power).name if power in data.power_by_id else power
+            parts.setdefault(space, []).append(f"{short} {kinds(types, True)}")
+            hover.setdefault(space, []).append(f"{name}: {kinds(types, False)}")
     for space in patrols:
         parts[space].append("CAP")  # fighters on combat air patrol (the linked game)
     taken = position.get("convoys", {})
@@ -51,9 +68,35 @@ def draw_position(data: GameData, position: dict[str, Any], title: str) -> str:
                 f"${t.convoy}" + (f" cut by {taken[space]}" if space in taken else "")
             )
     labels: dict[int, str] = {}
+    titles: dict[int, str] = {}
+    holders = position.get("owner", {})
     for space, texts in parts.items():
         index = board.space_by_id.get(space)
         if index is None:
             raise ValueError(f"unknown space {space!r}")
         labels[index] = " · ".join(texts)
-    return render_board(board, fills=fills, labels=labels, title=title, links=len(board.boards) > 1)
+    for index, space in enumerate(board.spaces):
+        holder = holders.get(space.id)
+        held = f" (held by {data.power(holder).name})" if holder in data.power_by_id else ""
+        titles[index] = "\n".join([f"{space.name}{held}", *hover.get(space.id, [])])
+    return render_board(
+        board,
+        fills=fills,
+        labels=labels,
+        title=title,
+        links=len(board.boards) > 1,
+        titles=titles,
+        legend=_legend(data),
+    )
+
+
+def _legend(data: GameData) -> list[LegendItem]:
+    """The badges' powers, in their colours, and the unit letters."""
+    items = [
+        LegendItem(el("circle", {"r": 5, "fill": p.colour, "stroke": "#333"}), f"{p.short}: {p.name}")
+        for p in data.powers
+    ]
+    used = [u for u in data.units.values() if u.domain.value != "building"]
+    items.append(LegendItem("", "units: " + ", ".join(f"{u.symbol} {u.name}" for u in used)))
+    items.append(LegendItem("", "$5: a convoy centre's IPCs; CAP: fighters on patrol"))
+    return items

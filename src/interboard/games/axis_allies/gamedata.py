@@ -38,6 +38,8 @@ class Economy:
 class Power:
     id: str
     name: str
+    short: str
+    """Its name in a map's badges ("Ger", "Sov")."""
     side: str
     """``axis`` or ``allies``."""
     colour: str
@@ -149,6 +151,7 @@ def game_from_data(data: dict[str, Any], board: Board, source: str) -> GameData:
                 Power(
                     id=p["id"],
                     name=p["name"],
+                    short=p["short"],
                     side=p["side"],
                     colour=p["colour"],
                     economies=economies,

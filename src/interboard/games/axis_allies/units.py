@@ -42,6 +42,8 @@ ABILITIES = frozenset(
 class UnitType:
     id: str
     name: str
+    symbol: str
+    """Its letter in a map's badges ("i" for infantry, "B" for a battleship)."""
     domain: Domain
     cost: int | None
     """IPCs to buy one; None for a unit no one may buy."""
@@ -94,6 +96,7 @@ def unit_types(raw: Mapping[str, Any], source: str) -> dict[str, UnitType]:
             out[uid] = UnitType(
                 id=uid,
                 name=str(u["name"]),
+                symbol=str(u["symbol"]),
                 domain=Domain(u["domain"]),
                 cost=None if u.get("cost") is None else int(u["cost"]),
                 attack=int(u["attack"]),
