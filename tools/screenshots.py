@@ -1,12 +1,14 @@
 """Take the README's screenshots of the web UI: Debian's Chromium, driven by Playwright.
 
 Starts ``interboard serve`` on a free loopback port over a temporary SQLite file, plays a few phases
-through the HTTP API, and photographs the game pages at laptop width into ``docs/screenshots/``:
+through the HTTP API, and photographs a game page of each family at a laptop's 1366×768
+(``NAME-laptop.png``) and on a 390×844 touch phone (``NAME-phone.png``) into ``docs/screenshots/``:
 
-- ``standard.png``: a standard game in Fall 1901, France's orders being entered, Spring's results;
-- ``twin_earths_1.png``: Twin Earths I after its opening Winter builds (two boards, every space
-  joined to its twin);
-- ``twin_earths_3.png``: Twin Earths III after the opening Winter's LINK orders: the links drawn.
+- ``standard``: a standard game in Fall 1901, France's orders entered, a unit's choices open;
+- ``twin_earths_3``: Twin Earths III after the opening Winter's LINK orders: the links drawn;
+- ``global_war``: Global War, P1 deploying, a country's choices open (the other seats bots);
+- ``axis_allies``: Axis & Allies Europe, Germany's first combat move, Poland's moves open;
+- ``vernian_wwi``: the Vernian WWI hex wargame, Germany's first movement, a stack's moves open.
 
 Run by hand: ``.venv/bin/python tools/screenshots.py`` (needs ``apt-get install chromium`` and
 ``pip install playwright``).
@@ -30,9 +32,8 @@ from playwright.sync_api import Page, sync_playwright
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "screenshots"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
-VIEWPORT = {"width": 1366, "height": 900}
-TALL = {"width": 1366, "height": 1000}
-"""Two boards side by side take the page's width, with the orders below them."""
+SIZES = {"laptop": ({"width": 1366, "height": 768}, False), "phone": ({"width": 390, "height": 844}, True)}
+"""Each picture's viewport, and whether it is a touch phone."""
 
 STANDARD_SPRING = {
     "ENGLAND": ["F Lon - Nth", "F Edi - Nwg", "A Lvp - Yor"],
@@ -103,13 +104,14 @@ class Game:
         before = self.phase
         for token in self.tokens.values():
             self.api.put(
-                f"/api/games/{self.id}/ready", headers=auth(token), json={"value": True}
+                f"/api/games/{self.id}/ready", headers=auth(token), json={"phase": before, "value": True}
             ).raise_for_status()
         if self.phase == before:
             raise SystemExit(f"{before} was not processed")
 
 
-def shoot(page: Page, base: str, game: Game, seat: str, path: Path, typed: Sequence[str] = ()) -> None:
+def shoot(page: Page, base: str, game: Game, seat: str, path: Path, typed: Sequence[str], place: str) -> None:
+    """The seat's game page, with ``typed`` orders entered and ``place`` clicked (its choices open)."""
     page.add_init_script(
         f"if (location.protocol.startsWith('http')) "
         f"localStorage.setItem('interboard.seats.{game.id}', '{json.dumps({seat: game.tokens[seat]})}')"
@@ -120,7 +122,10 @@ def shoot(page: Page, base: str, game: Game, seat: str, path: Path, typed: Seque
         page.locator("#order-input").fill(text)
         page.locator("#order-input").press("Enter")
         page.locator("#order-list li", has_text=text).locator(".verdict.ok").wait_for()
-    page.wait_for_timeout(300)
+    if place:
+        page.locator(f'#unit-buttons button[data-loc="{place}"]').dispatch_event("click")
+        page.locator("#chooser").wait_for()
+    page.wait_for_timeout(400)
     page.screenshot(path=str(path))
     print(f"wrote {path.relative_to(ROOT)}")
 
@@ -137,7 +142,8 @@ def main(argv: list[str] | None = None) -> None:
         db = f"sqlite:///{Path(tmp) / 'shots.sqlite'}"
         log = (Path(tmp) / "server.log").open("wb")
         server = subprocess.Popen(
-            [sys.executable, "-m", "interboard.cli.main", "serve", "--db", db, "--port", str(port)],
+            [sys.executable, "-m", "interboard.cli.main", "serve", "--db", db, "--port", str(port),
+             "--no-rate-limits"],
             stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
         try:
@@ -153,9 +159,12 @@ def main(argv: list[str] | None = None) -> None:
                 games = make_games(api)
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
-                for name, (game, seat, typed) in games.items():
-                    page = browser.new_context(viewport=VIEWPORT if name == "standard" else TALL).new_page()
-                    shoot(page, base, game, seat, args.out / f"{name}.png", typed)
+                for name, (game, seat, typed, place) in games.items():
+                    for size, (viewport, touch) in SIZES.items():
+                        context = browser.new_context(viewport=viewport, has_touch=touch, is_mobile=touch)
+                        path = args.out / f"{name}-{size}.png"
+                        shoot(context.new_page(), base, game, seat, path, typed, place)
+                        context.close()
                 browser.close()
         finally:
             server.terminate()
@@ -163,25 +172,58 @@ def main(argv: list[str] | None = None) -> None:
             log.close()
 
 
-def make_games(api: httpx.Client) -> dict[str, tuple[Game, str, list[str]]]:
+def with_bots(api: httpx.Client, variant: str, title: str, seat: str, bot: str) -> Game:
+    """A game of ``variant`` whose seats but ``seat`` are played by the family's ``bot``."""
+    variants = {v["id"]: v for v in api.get("/api/variants").json()}
+    seats = {s: f"bot:{bot}" for s in variants[variant]["seats"]}
+    seats[seat] = seat.title()
+    r = api.post("/api/games", json={"variant": variant, "title": title, "seats": seats, "seed": 2})
+    r.raise_for_status()
+    game = Game.__new__(Game)
+    game.api, game.id, game.tokens = api, r.json()["game_id"], r.json()["seat_tokens"]
+    return game
+
+
+def ready_until(game: Game, seat: str, phase: str) -> None:
+    """Ready the seat's steps (each its default) until its phase's name holds ``phase``."""
+    for _ in range(40):
+        if phase in game.phase:
+            return
+        body = {"phase": game.phase, "value": True}
+        game.api.put(f"/api/games/{game.id}/ready", headers=auth(game.tokens[seat]), json=body)
+        time.sleep(0.3)
+    raise SystemExit(f"{seat} never reached {phase} (at {game.phase})")
+
+
+def first_place(game: Game, seat: str) -> str:
+    """The first place of the seat's option tree."""
+    tree = game.api.get(f"/api/games/{game.id}/options", headers=auth(game.tokens[seat])).json()
+    return str(next(iter(tree["orders"])))
+
+
+def make_games(api: httpx.Client) -> dict[str, tuple[Game, str, list[str], str]]:
     standard = Game(api, "standard", "A standard game")
     for seat, orders in STANDARD_SPRING.items():
         standard.order(seat, orders)
     standard.process()
 
-    te1 = Game(api, "twin_earths_1", "Twin Earths I")
-    for seat in te1.tokens:
-        te1.order(seat, te1.builds(seat))
-    te1.process()
-
     te3 = Game(api, "twin_earths_3", "Twin Earths III")
     for seat in te3.tokens:
         te3.order(seat, te3.builds(seat) + ([TE3_LINKS[seat]] if seat in TE3_LINKS else []))
     te3.process()
+
+    war = with_bots(api, "global_war", "Global War", "P1", "greedy")
+    aa = with_bots(api, "aa_europe_1999", "Axis & Allies Europe", "GERMANY", "calculator")
+    ready_until(aa, "GERMANY", ".combat_move.")
+    hexes = with_bots(api, "vernian_wwi", "Vernian WWI", "Germany", "heuristic")
+    ready_until(hexes, "Germany", ".movement.")
+    stack, country = first_place(hexes, "Germany"), first_place(war, "P1")
     return {
-        "standard": (standard, "FRANCE", STANDARD_FALL_FRANCE),
-        "twin_earths_1": (te1, "FRANCE", []),
-        "twin_earths_3": (te3, "GERMANY-Y", []),
+        "standard": (standard, "FRANCE", STANDARD_FALL_FRANCE[:2], "MAR"),
+        "twin_earths_3": (te3, "GERMANY-Y", [], ""),
+        "global_war": (war, "P1", [], country),
+        "axis_allies": (aa, "GERMANY", [], "POLAND"),
+        "vernian_wwi": (hexes, "Germany", [], stack),
     }
 
 

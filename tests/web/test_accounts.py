@@ -71,7 +71,7 @@ def test_a_seat_is_got_back_after_the_browser_forgot_it(new_context: Any) -> Non
     page.locator("#ready-button").click()
     expect(page.locator("#phase")).to_have_attribute("data-phase", "F1901M", timeout=LIVE_TIMEOUT)
     expect(page.locator("#phase-banner")).to_be_visible()
-    expect(page.locator("#phase-banner-text")).to_have_text("Phase processed: now F1901M.")
+    expect(page.locator("#phase-banner-text")).to_have_text("Phase processed: now Fall 1901, movement.")
     page.locator("#phase-banner-close").click()
     expect(page.locator("#phase-banner")).to_be_hidden()
     new_token = page.evaluate(f"JSON.parse(localStorage.getItem('interboard.seats.{game_id}')).AUSTRIA")

@@ -159,3 +159,50 @@ def test_the_hex_wargame_names_its_counters_and_hexes(new_context: Any, api: htt
     buttons = page.locator("#unit-buttons button")
     expect(buttons.first).to_be_visible()
     expect(page.locator("#powers thead")).to_contain_text("victory points")
+
+
+def test_a_player_sees_what_the_others_did_since_its_last_turn_with_the_dice_on_the_map(
+    new_context: Any, api: httpx.Client
+) -> None:
+    seats = {f"P{k}": "bot:greedy" for k in range(2, 5)}
+    r = api.post(
+        "/api/games",
+        json={"variant": "global_war", "seed": 4, "options": {"players": 4}, "seats": {"P1": "Ann", **seats}},
+    )
+    assert r.status_code == 201, r.text
+    game_id, token = r.json()["game_id"], r.json()["seat_tokens"]["P1"]
+    auth = {"Authorization": f"Bearer {token}"}
+    # P1's first turn by the API: each step's default (Ready with nothing), until the others play.
+    for _ in range(20):
+        view = api.get(f"/api/games/{game_id}").json()
+        if not view["phase"].startswith("T1.P1."):
+            break
+        api.put(f"/api/games/{game_id}/ready", headers=auth, json={"phase": view["phase"], "value": True})
+    page = open_seat(new_context(LAPTOP_SCREEN), game_id, "P1", token)
+    expect(page.locator("#phase")).to_have_attribute(
+        "data-phase", re.compile(r"^T(?!1\.)\d+\.P1\."), timeout=LIVE_TIMEOUT
+    )
+    history = api.get(f"/api/games/{game_id}/history").json()
+    mine = max(
+        k
+        for k, record in enumerate(history)
+        if record["orders"].get("P1") or any(x["power"] == "P1" for x in record["results"])
+    )
+    since = page.locator("#since-panel")
+    expect(since).to_be_visible()
+    expect(since.locator("#since-list > li")).to_have_count(len(history) - mine - 1)
+    expect(since).to_contain_text("P2: ")
+    # A phase with a battle, clicked: its map with the dice where the battle was.
+    battle = next(
+        (k, roll["at"])
+        for k, record in enumerate(history)
+        if k > mine
+        for result in record["results"]
+        for roll in result.get("dice", [])
+    )
+    since.locator(f'#since-list > li[data-index="{battle[0]}"] > button').click()
+    expect(page.locator("#map")).to_have_attribute("data-phase", str(battle[0]))
+    expect(page.locator(f'#map .dice-mark[data-at="{battle[1]}"]')).to_have_count(1)
+    expect(page.locator(f'#map .dice-mark[data-at="{battle[1]}"] text')).to_have_text(
+        re.compile(r"^⚅ [1-6]( [1-6])*")
+    )

@@ -46,6 +46,7 @@ def test_map_of_the_current_position_and_refusals(client: TestClient) -> None:
     assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
     assert svg.text.lstrip().startswith("<svg") and 'data-loc="STP/SC"' in svg.text
     assert svg.text.count('class="unit ') == 22  # an army or fleet per unit
+    assert ">Spring 1901, movement<" in svg.text  # the map's title: the phase as players say it
     unplayed = client.get(f"/api/games/{gid}/map.svg?phase=0")
     assert unplayed.status_code == 404
     assert unplayed.json()["error"] == "phase 0 has not been played (the history has 0 phases)"

@@ -174,10 +174,12 @@ def _map_svg(service: GameService, game_id: str, phase: int | None, token: str |
         view = service.seat_view(game_id, token) if token else service.public_view(game_id)
         seat = view.get("seat")
         orders = {seat["seat"]: seat["orders"]} if seat else {}
-        return draw(view["family"], view["variant"], view["position"], orders, [], view["phase"])
+        title = (view.get("position") or {}).get("phase_title") or view["phase"]  # as players say it
+        return draw(view["family"], view["variant"], view["position"], orders, [], title)
     game = service.public_view(game_id)
     record = service.played_phase(game_id, phase)
-    title = f"{record['phase']}: orders and results"
+    named = (record.get("position") or {}).get("phase_title") or record["phase"]
+    title = f"{named}: orders and results"
     return draw(
         game["family"], game["variant"], record["position"], record["orders"], record["results"], title
     )

@@ -77,8 +77,8 @@ def draw_position(data: GameData, position: dict[str, Any], title: str) -> str:
         labels[index] = " · ".join(texts)
     for index, space in enumerate(board.spaces):
         holder = holders.get(space.id)
-        held = f" (held by {data.power(holder).name})" if holder in data.power_by_id else ""
-        titles[index] = "\n".join([f"{space.name}{held}", *hover.get(space.id, [])])
+        held = [f"held by {data.power(holder).name}"] if holder in data.power_by_id else []
+        titles[index] = "\n".join([space.name, *held, *hover.get(space.id, [])])
     return render_board(
         board,
         fills=fills,

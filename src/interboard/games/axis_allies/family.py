@@ -196,7 +196,8 @@ class AxisAlliesFamily:
         world.steps += 1
         for line in world.log:
             results.append({"power": "", "order": "", "succeeded": True, "message": line})
-        dice = world.extra.pop("dice_log", [])
+        # Each roll with the space it was rolled for ("at"), where a page may show it.
+        dice = [{**d, "at": d["battle"]} if "battle" in d else d for d in world.extra.pop("dice_log", [])]
         if dice:
             results.append(
                 {"power": "", "order": "dice", "succeeded": True, "message": "dice rolled", "dice": dice}

@@ -214,13 +214,21 @@ class GlobalWarFamily:
                     | {"power": seat, "order": text, "succeeded": False, "message": str(exc)}
                 )
                 continue
+            events = [event_to_json(s, e) for e in result.events]
             results.append(
                 {
                     "seat": seat,
                     "action": text,
                     "typed": action_to_json(s, action),
                     "default": missed,
-                    "events": [event_to_json(s, e) for e in result.events],
+                    "events": events,
+                    # Each battle's dice where it was fought, for a page to show them there.
+                    "dice": [
+                        {"for": side, "at": e["target"], "dice": e[f"{side}_dice"]}
+                        for e in events
+                        if e["kind"] == "battle"
+                        for side in ("attack", "defence")
+                    ],
                     # What every family's results say, for pages that know no family's rules:
                     "power": seat,
                     "order": text,

@@ -197,7 +197,8 @@ def escape_storms(world: World) -> None:
     geo = world.data.geography
     for unit in air_units(world, world.side):
         if unit.hex in storms:
-            die = world.roll(f"{unit.id} escapes the storm over {geo.hexes[unit.hex].id}")
+            over = geo.hexes[unit.hex].id
+            die = world.roll(f"{unit.id} escapes the storm over {over}", over)
             if die <= int(_cfg(world, "storm_escape", 2)):
                 world.say(f"{unit.id} escapes the storm (die {die})")
             else:

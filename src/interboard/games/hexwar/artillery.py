@@ -97,7 +97,7 @@ def fire(world: World) -> None:
         own = supply.ground_masks(world)[side]
         if not any((own >> n) & 1 for n in geo.neighbours[cell]):
             modifier += 1  # no spotters next to the target
-        rolled = [world.roll(f"bombard of {hid} by {hq_id}") for _ in range(dice)]
+        rolled = [world.roll(f"bombard of {hid} by {hq_id}", hid) for _ in range(dice)]
         scored = sum(1 for d in rolled if d + modifier <= kill)
         hits[cell] = hits.get(cell, 0) + scored
         world.say(

@@ -247,7 +247,8 @@ def resolve(world: World, cell: int, attackers: list[Unit]) -> dict[str, Any]:
         result = data.below_first
         die = None
     else:
-        die = world.roll(f"attack on {geo.hexes[cell].id} at {the_odds.name(data.column_names)}")
+        target = geo.hexes[cell].id
+        die = world.roll(f"attack on {target} at {the_odds.name(data.column_names)}", target)
         result = data.results[die][the_odds.column]
     world.say(
         f"{side} attacks {geo.hexes[cell].name} ({geo.hexes[cell].id}) "

@@ -344,7 +344,7 @@ def attrition(world: World) -> None:
     geo = world.data.geography
     for cell in sorted(stacks, key=lambda c: geo.hexes[c].id):
         units = [world.units[u] for u in stacks[cell]]
-        die = world.roll(f"attrition in {geo.hexes[cell].id} ({len(units)} units)")
+        die = world.roll(f"attrition in {geo.hexes[cell].id} ({len(units)} units)", geo.hexes[cell].id)
         if die <= len(units):
             world.say(f"attrition in {geo.hexes[cell].id}: die {die}, a step lost")
             combat.take_losses(world, units, 1, 1)

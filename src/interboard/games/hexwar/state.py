@@ -152,10 +152,11 @@ class World:
                 mask |= 1 << u.hex
         return mask
 
-    def roll(self, why: str) -> int:
-        """One die from the game's generator, recorded with what it was for."""
+    def roll(self, why: str, at: str | None = None) -> int:
+        """One die from the game's generator, recorded with what it was for (and the hex it was
+        rolled for, ``at``, where a page may show it)."""
         self.rng, (value,) = rng.roll_dice(self.rng, 1)
-        self.dice.append({"for": why, "die": value})
+        self.dice.append({"for": why, "die": value} | ({"at": at} if at else {}))
         return value
 
     def say(self, line: str) -> None:

@@ -83,7 +83,7 @@ async function loadOnce() {
   if (phaseChanged) {
     state.selected = state.target = null;
     state.link = { kind: null, from: null, to: null };
-    announce(`Phase processed: now ${view.phase}.`);
+    announce(`Phase processed: now ${phaseTitle(view)}.`);
   }
   const acting = state.seat && view.acting.includes(state.seat);
   state.tree = acting ? await api("GET", `/api/games/${gameId}/options`, { token: state.token }) : null;
@@ -134,7 +134,7 @@ function render() {
 
 function renderAll() {
   const view = state.view;
-  document.title = `${view.title} · ${view.phase} · interboard`;
+  document.title = `${view.title} · ${phaseTitle(view)} · interboard`;
   $("game-title").textContent = view.title;
   // The phase as players say it; its code (what orders and the API name it by) in data-phase.
   $("phase").textContent = (view.position && view.position.phase_title) || view.phase;
@@ -152,6 +152,7 @@ function renderAll() {
   renderGm();
   renderHistoryBar();
   renderResults();
+  renderSince();
   paintSwatches();
 }
 
@@ -177,7 +178,7 @@ function nextStep() {
   if (view.seat && view.seat.ready) return "You are ready: waiting for the others.";
   const tree = state.tree || {};
   const prompt = tree.prompt || (view.pending && view.pending.prompts && view.pending.prompts[state.seat]) || "";
-  return `Your move: ${prompt || `orders for ${view.phase}`}`;
+  return `Your move: ${prompt || `orders for ${phaseTitle(view)}`}`;
 }
 
 function describeResult(result) {
@@ -342,9 +343,9 @@ function renderOrders() {
   const help = [];
   if (view.status !== "active") help.push(`The game is ${view.status}: no orders now.`);
   else if (!acting) {
-    help.push(`${state.seat} has nothing to order in ${view.phase}.`);
+    help.push(`${seatName(state.seat)} has nothing to order in ${phaseTitle(view)}.`);
     if (pending.turn && pending.turn !== state.seat) help.push(`It is ${pending.turn}'s turn.`);
-  } else help.push(prompt || `Orders for ${view.phase}.`);
+  } else help.push(prompt || `Orders for ${phaseTitle(view)}.`);
   if (tree.due > 0) help.push(`Builds due: ${tree.due}.`);
   if (tree.due < 0) help.push(`Removals due: ${-tree.due}.`);
   $("orders-help").textContent = help.join(" ");
@@ -578,7 +579,8 @@ function orderButton(leaf, extraClass = "") {
   const note = state.tree && state.tree.notes && state.tree.notes[leaf.text];
   const words = orderWords(leaf.text);
   return el("button", {
-    type: "button", class: `small order-choice ${extraClass}`.trim(), dataset: { order: leaf.text },
+    type: "button", class: `small order-choice ${words !== leaf.text ? "in-words" : ""} ${extraClass}`.replace(/\s+/g, " ").trim(),
+    dataset: { order: leaf.text },
     title: words !== leaf.text ? leaf.text : null,
     onclick: () => {
       const confirm = state.tree && state.tree.confirm && state.tree.confirm[leaf.text];
@@ -703,6 +705,14 @@ function showChooser() {
   if (opening && !phoneLayout()) box.scrollIntoView({ block: "nearest" });
 }
 
+// Map units per CSS pixel at the present view: the drawing keeps its shape inside the element, so
+// the tighter of its width and its height sets the scale (a tall map is limited by its height).
+function unitsPerPx(svg) {
+  const rect = svg.getBoundingClientRect();
+  if (!rect.width || !rect.height || !mapView.box) return 1;
+  return Math.max(mapView.box.w / rect.width, mapView.box.h / rect.height);
+}
+
 // Tap targets: each place that may be clicked now gets a round hit area of 44 CSS px (less where
 // two such places are closer than that, so that neither hides the other), over its drawing.
 const TAP_PX = 44;
@@ -713,9 +723,8 @@ function hitAreas() {
   if (state.historyIndex !== null || !mapView.box) return;
   const wanted = [...svg.querySelectorAll(".orderable[data-loc], .target[data-loc]")];
   if (state.link.kind && state.link.kind !== "link") return; // a drawn link is clicked itself
-  const rect = svg.getBoundingClientRect();
-  if (!rect.width) return;
-  const perPx = mapView.box.w / rect.width;
+  if (!svg.getBoundingClientRect().width) return;
+  const perPx = unitsPerPx(svg);
   const centres = new Map();
   for (const node of wanted) {
     const loc = node.dataset.loc;
@@ -1076,6 +1085,118 @@ function renderResults() {
   if (!record.results.length) $("results").append(el("li", { class: "hint" }, "No orders."));
 }
 
+// ------------------------------------------------------------------ since the last turn
+// What the other seats did since this seat last gave an order: every phase played since, its
+// results and dice, each phase one click from its map, and all of them replayed in turn.
+const SINCE_LINES = 12; // per phase; the rest are counted
+const REPLAY_MS = 1400;
+
+function sinceLastTurn() {
+  if (!state.seat) return null;
+  const h = state.history;
+  let last = -1;
+  for (let i = h.length - 1; i >= 0; i--) {
+    const orders = (h[i].orders || {})[state.seat];
+    if ((orders && orders.length) || h[i].results.some((r) => r.power === state.seat)) {
+      last = i;
+      break;
+    }
+  }
+  return last + 1 < h.length ? { last, from: last + 1 } : null;
+}
+
+function resultLine(r) {
+  return r.power ? `${seatName(r.power)}: ${r.order} — ${describeOutcome(r)}` : r.message || r.order;
+}
+
+function renderSince() {
+  const since = sinceLastTurn();
+  const panel = $("since-panel");
+  panel.hidden = !since || state.view.status === "forming";
+  if (panel.hidden) return;
+  const h = state.history;
+  const count = h.length - since.from;
+  $("since-summary").textContent = (since.last >= 0
+    ? `${count} phase${count === 1 ? "" : "s"} played since your last orders (${phaseTitle(h[since.last])}).`
+    : `${count} phase${count === 1 ? "" : "s"} played since the game began.`);
+  const items = h.slice(since.from).map((record, k) => {
+    const index = since.from + k;
+    const theirs = record.results.filter((r) => r.power !== state.seat);
+    const shown = theirs.slice(0, SINCE_LINES);
+    return el("li", { dataset: { index: String(index) } },
+      el("button", { type: "button", class: "small link", onclick: () => stepHistory(index) }, phaseTitle(record)),
+      el("ul", {}, ...shown.map((r) => el("li", {}, resultLine(r),
+        Array.isArray(r.dice) && r.dice.length ? el("span", { class: "hint" }, ` (dice ${r.dice.map(diceText).join("; ")})`) : "")),
+      theirs.length > shown.length ? el("li", { class: "hint" }, `… and ${theirs.length - shown.length} more`) : null,
+      theirs.length ? null : el("li", { class: "hint" }, "no orders")));
+  });
+  $("since-list").replaceChildren(...items);
+}
+
+let replaying = 0;
+async function replaySince() {
+  const since = sinceLastTurn();
+  if (!since) return;
+  const run = ++replaying;
+  for (let i = since.from; i < state.history.length; i++) {
+    if (run !== replaying) return;
+    await stepHistory(i);
+    await new Promise((done) => setTimeout(done, REPLAY_MS));
+  }
+  if (run === replaying) await stepHistory(null);
+}
+
+// A battle's dice, where it was fought: each roll a family places (its "at") is shown on the map
+// of the phase that rolled it (the last one played, on the current map) until the next phase.
+function drawDiceMarks() {
+  const svg = $("map").querySelector("svg");
+  if (!svg || !mapView.box) return;
+  svg.querySelector("g.dice-marks")?.remove();
+  const i = state.historyIndex;
+  const record = i === null ? state.history[state.history.length - 1] : state.history[i];
+  if (!record) return;
+  const byPlace = new Map();
+  for (const r of record.results) {
+    for (const roll of Array.isArray(r.dice) ? r.dice : []) {
+      if (!roll || typeof roll !== "object" || !roll.at) continue;
+      const values = [roll.die, roll.dice].flat().filter((v) => typeof v === "number");
+      if (!byPlace.has(roll.at)) byPlace.set(roll.at, []);
+      byPlace.get(roll.at).push(...values);
+    }
+  }
+  if (!byPlace.size) return;
+  const perPx = unitsPerPx(svg);
+  const group = document.createElementNS(SVG, "g");
+  group.setAttribute("class", "dice-marks");
+  group.setAttribute("pointer-events", "none");
+  for (const [at, values] of byPlace) {
+    const node = svg.querySelector(`[data-loc="${CSS.escape(at)}"][data-x], [data-space="${CSS.escape(at)}"][data-x]`)
+      || svg.querySelector(`[data-loc="${CSS.escape(at)}"]`);
+    if (!node || !values.length) continue;
+    let x = Number(node.dataset.x), y = Number(node.dataset.y);
+    if (!node.dataset.x) {
+      const b = node.getBBox();
+      x = b.x + b.width / 2;
+      y = b.y + b.height / 2;
+    }
+    const shown = values.length > 12 ? [...values.slice(0, 12), "…"] : values;
+    const text = `⚅ ${shown.join(" ")}`;
+    const size = 12 * perPx;
+    const width = (text.length * 0.62 + 1) * size;
+    const mark = document.createElementNS(SVG, "g");
+    mark.setAttribute("class", "dice-mark");
+    mark.dataset.at = at;
+    const box = document.createElementNS(SVG, "rect");
+    for (const [k, v] of Object.entries({ x: x - width / 2, y: y - 2.4 * size, width, height: 1.5 * size, rx: 0.3 * size })) box.setAttribute(k, String(v));
+    const label = document.createElementNS(SVG, "text");
+    for (const [k, v] of Object.entries({ x, y: y - 1.3 * size, "font-size": size, "text-anchor": "middle" })) label.setAttribute(k, String(v));
+    label.textContent = text;
+    mark.append(box, label);
+    group.append(mark);
+  }
+  svg.append(group);
+}
+
 // A family records each roll as an object: what it was for (its string fields) and the dice
 // (a number or a list of numbers). The page lists them all, so every die is visible to everyone.
 function diceText(roll) {
@@ -1137,7 +1258,7 @@ async function showMap() {
   const svg = map.querySelector("svg");
   if (svg) {
     svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", i === null ? `Map of ${state.view.phase}` : `Map of ${state.history[i].phase} with its orders and results`);
+    svg.setAttribute("aria-label", i === null ? `Map of ${phaseTitle(state.view)}` : `Map of ${phaseTitle(state.history[i])} with its orders and results`);
     svg.dataset.phase = i === null ? state.view.phase : state.history[i].phase;
     const box = svg.viewBox.baseVal;
   }
@@ -1149,6 +1270,7 @@ async function showMap() {
   map.dataset.phase = i === null ? "current" : String(i);
   highlight();
   renderPicker();
+  drawDiceMarks();
 }
 
 // ------------------------------------------------------------------ map view: zoom, pan, link style
@@ -1175,23 +1297,25 @@ function applyMapView() {
   setBox(mapView.box || base);
   if (!mapView.opened && state.view && (!state.seat || state.tree)) {
     mapView.opened = true;
-    const first = phoneView(svg);
+    const first = phoneView(svg);  // the opening view: on the player's pieces where crowded
     if (first) setBox(first);
   }
 }
 
-// On a phone the map opens on the player's own pieces, near enough that each is a tap target
-// (TAP_PX apart at least), within their board when the map has several; a spectator sees the
-// first board whole.
+// The map opens on the player's own pieces when the whole map would crowd them: on a phone near
+// enough that each is a tap target (TAP_PX apart at least), within their board when the map has
+// several (a spectator sees the first board whole); on a desktop when they would be closer than
+// DESK_PX (a hex map's counters), so that they can be read without zooming twice.
+const DESK_PX = 12;
 function phoneView(svg) {
-  if (!phoneLayout()) return null;
+  const phone = phoneLayout();
   const base = mapView.base;
   const boards = [...new Set([...svg.querySelectorAll("g[data-board]")].map((n) => n.dataset.board))];
   const keys = Object.keys((state.tree && state.tree.orders) || {});
   const nodes = keys.map((k) => svg.querySelector(`[data-loc="${CSS.escape(k)}"]`)).filter(Boolean);
   const boardOf = nodes.length ? nodes[0].closest("[data-board]") : null;
   let area = base;
-  if (boards.length > 1) area = boardBox(boardOf ? boardOf.dataset.board : boards[0]) || base;
+  if (phone && boards.length > 1) area = boardBox(boardOf ? boardOf.dataset.board : boards[0]) || base;
   if (!nodes.length) return area === base ? null : area;
   const centres = nodes.map((n) => {
     if (n.dataset.x) return { x: Number(n.dataset.x), y: Number(n.dataset.y) };
@@ -1200,8 +1324,11 @@ function phoneView(svg) {
   });
   let nearest = Infinity;
   for (const a of centres) for (const b of centres) if (a !== b) nearest = Math.min(nearest, Math.hypot(a.x - b.x, a.y - b.y));
-  const width = svg.getBoundingClientRect().width || 1;
-  const w = Math.min(area.w, Number.isFinite(nearest) ? (width * nearest) / TAP_PX : area.w / 3);
+  const perPx = unitsPerPx(svg);
+  if (!phone && (!Number.isFinite(nearest) || nearest / perPx >= DESK_PX)) return null;
+  const spacing = phone ? TAP_PX : 2 * DESK_PX;
+  // Zoomed so that the nearest two are ``spacing`` pixels apart: the view narrows by that factor.
+  const w = Math.min(area.w, Number.isFinite(nearest) ? (mapView.box.w * nearest) / (spacing * perPx) : area.w / 3);
   const h = (w * area.h) / area.w;
   const cx = centres.reduce((t, c) => t + c.x, 0) / centres.length;
   const cy = centres.reduce((t, c) => t + c.y, 0) / centres.length;
@@ -1260,6 +1387,7 @@ function setBox(box) {
     button.setAttribute("aria-pressed", String(Boolean(b) && Math.abs(b.x - x) < 1 && Math.abs(b.w - w) < 1));
   }
   hitAreas();
+  drawDiceMarks();
 }
 
 // Zoom by ``factor`` keeping the map point under (clientX, clientY) in place (default: the centre).
@@ -1380,6 +1508,8 @@ function main() {
     if (event.key === "Escape" && state.selected) select(null);
     if (event.key === "Escape" && state.link.kind) chooseLinkKind(null);
   });
+  $("since-replay").addEventListener("click", replaySince);
+  for (const id of ["hist-first", "hist-prev", "hist-next", "hist-now"]) $(id).addEventListener("click", () => { replaying += 1; });
   $("facts-toggle").addEventListener("click", () => {
     const open = $("facts-toggle").getAttribute("aria-expanded") !== "true";
     $("facts-toggle").setAttribute("aria-expanded", String(open));
