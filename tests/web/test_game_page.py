@@ -206,3 +206,24 @@ def test_a_player_sees_what_the_others_did_since_its_last_turn_with_the_dice_on_
     expect(page.locator(f'#map .dice-mark[data-at="{battle[1]}"] text')).to_have_text(
         re.compile(r"^⚅ [1-6]( [1-6])*")
     )
+
+
+def test_units_are_bought_by_number_with_their_price_and_the_money_left(
+    new_context: Any, api: httpx.Client
+) -> None:
+    game_id, token = bots_but(api, "aa_europe_1999", "GERMANY")
+    page = open_seat(new_context(LAPTOP_SCREEN), game_id, "GERMANY", token)
+    page.get_by_role("button", name=re.compile(r"^purchase: units to buy \(40 IPCs to spend\)")).click()
+    infantry = page.locator(
+        "#chooser .quantity", has=page.locator("label", has_text="infantry: how many (1–13)")
+    )
+    infantry.get_by_role("button", name="More: infantry").click()
+    infantry.get_by_role("button", name="More: infantry").click()
+    buy = infantry.locator(".order-choice")
+    expect(buy).to_have_attribute("data-order", "buy 3 infantry")
+    expect(buy).to_have_text("buy 3 infantry (3 IPCs each: 9 IPCs, 31 left)")
+    buy.click()
+    expect(page.locator("#order-list li", has_text="buy 3 infantry")).to_contain_text("✓ accepted")
+    # The purse is spent: the next choices count what is left.
+    page.get_by_role("button", name=re.compile(r"^purchase: units to buy \(31 IPCs to spend\)")).click()
+    expect(page.locator("#chooser .quantity label", has_text="infantry: how many (1–10)")).to_have_count(1)

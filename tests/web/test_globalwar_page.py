@@ -108,10 +108,8 @@ def test_an_attack_is_one_click_and_the_bots_whole_turns_pass_at_once(
     expect(page.locator("#phase")).to_have_attribute("data-phase", "T1.P1.deploy.0")
     tree = api.get(f"/api/games/{game_id}/options", headers=auth).json()
     country, choices = next((c, node) for c, node in tree["orders"].items() if "deploy" in node)
-    tap_place(page, country)
-    page.locator(
-        "#choice-box .order-choice", has_text=choices["deploy"][max(choices["deploy"], key=int)]
-    ).click()
+    pool = max(choices["deploy"], key=int)
+    deploy_by_clicking(page, country, int(pool))
     page.get_by_role("button", name="Ready").click()
     expect(page.locator("#phase")).to_have_attribute("data-phase", "T1.P1.attack.1", timeout=LIVE_TIMEOUT)
 

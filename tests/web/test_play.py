@@ -88,9 +88,13 @@ def click_order(page: Page, unit: str, target: str, order: str) -> None:
 
 
 def deploy_by_clicking(page: Page, country: str, pool: int) -> str:
-    """Deploy the whole pool on ``country`` by clicking it on the map and the one choice offered;
-    the order's text, once it is accepted."""
+    """Deploy the whole pool on ``country`` by clicking it on the map, choosing the number (a
+    stepper, for more than three) and the order; the order's text, once it is accepted."""
     tap_place(page, country)
+    number = page.locator("#choice-box .quantity-number")
+    if pool > 3:
+        number.fill(str(pool))
+        number.blur()  # the number is taken when it is left, as a user tabbing on would
     deploy = page.locator("#choice-box .order-choice", has_text=re.compile(rf"^deploy {pool} "))
     expect(deploy).to_have_count(1)
     text = deploy.inner_text()
@@ -532,7 +536,10 @@ def test_a_linked_axis_and_allies_turn_is_played_by_clicking(new_context: Any, a
 
     # Round 1: buy by clicking the purchase group.
     page.get_by_role("button", name=re.compile("^purchase")).click()
-    page.locator("#choice-box .order-choice", has_text=re.compile("^buy 1 infantry$")).click()
+    # Each unit by number (a stepper at one), with its price and the money left.
+    buy = page.locator('#choice-box .order-choice[data-order="buy 1 infantry"]')
+    expect(buy).to_contain_text(re.compile(r"3 IPCs each: 3 IPCs, \d+ left"))
+    buy.click()
     expect(page.locator("#order-list li", has_text="buy 1 infantry").locator(".verdict")).to_have_text(
         "✓ accepted"
     )
@@ -553,12 +560,14 @@ def test_a_linked_axis_and_allies_turn_is_played_by_clicking(new_context: Any, a
         for target, kinds in sorted(targets.items())
         if isinstance(kinds, dict) and "move" in kinds and "SEA" not in target and not target.startswith("SZ")
     )
+    # Several like units ready together are offered by number (a stepper that starts at one).
+    move = kinds["move"] if isinstance(kinds["move"], str) else kinds["move"]["1"]
     tap_place(page, origin)
     expect(page.locator("#choice-box h4").first).to_contain_text(unit)  # the stack, opened
     expect(page.locator(f'#map g.space.target[data-loc="{target}"]')).to_have_count(1)
     tap_place(page, target)
-    page.locator("#choice-box .orders button", has_text=re.compile(f"^{re.escape(kinds['move'])}$")).click()
-    expect(page.locator("#order-list li", has_text=kinds["move"]).locator(".verdict")).to_have_text(
+    page.locator(f'#choice-box .orders button[data-order="{move}"]').click()
+    expect(page.locator("#order-list li", has_text=move).locator(".verdict")).to_have_text(
         "✓ accepted"
     )
     # The tree follows the saved move: the stack it left is described without the unit moved.

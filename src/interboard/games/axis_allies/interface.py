@@ -13,7 +13,7 @@ from collections import Counter
 from typing import Any
 
 from . import combat
-from .actions import Buy, Convert, Move, Place, Transfer, parse_action
+from .actions import Buy, Convert, Move, Place, Transfer, action_text, parse_action
 from .state import World
 
 
@@ -58,12 +58,24 @@ def battle_board(world: World) -> str:
 
 
 def option_tree(world: World, texts: list[str]) -> dict[str, Any]:
-    """The page's tree for the legal action ``texts`` of a seat on ``world``."""
+    """The page's tree for the legal action ``texts`` of a seat on ``world``.
+
+    Quantities: a purchase is offered for each number of a unit the purse affords (``purchase /
+    buy / infantry / 3``), each with its price and the money left (``notes``); a move, for each
+    number of like units that stand ready together (unmoved, not aboard: any number of them may go
+    where one may), so that "move 3 infantry from Finland to Vyborg" is one click."""
     orders: dict[str, Any] = {}
     labels: dict[str, str] = {}
+    notes: dict[str, str] = {}
 
     def unit_name(unit: str) -> str:
         return world.data.units[unit].name
+
+    ready: Counter[tuple[str, str]] = Counter(
+        (u.at, u.type)
+        for u in world.units.values()
+        if u.owner == world.power and not u.moved and u.aboard is None and not u.submerged
+    )
 
     for text in texts:
         try:
@@ -72,16 +84,35 @@ def option_tree(world: World, texts: list[str]) -> dict[str, Any]:
             orders.setdefault("choices", {})[text] = text
             continue
         match action:
-            case Move(units, frm, to, _, raid):
+            case Move(units, frm, to, via, raid):
                 node = orders.setdefault(frm, {}).setdefault(unit_name(units[0][0]), {})
-                node.setdefault(to, {})["raid" if raid else "move"] = text
+                kind, (unit, _) = "raid" if raid else "move", units[0]
+                # Into the sea only ships go freely: land units board and aircraft land on carriers,
+                # each with room for so many, so those go one at a time.
+                free = world.data.units[unit].is_sea or not world.is_sea(to)
+                alike = ready[(frm, unit)] if free and not via else 0
+                if alike > 1 and not raid:
+                    node.setdefault(to, {})[kind] = {
+                        str(n): action_text(world.data, Move(((unit, n),), frm, to))
+                        for n in range(1, alike + 1)
+                    }
+                else:
+                    node.setdefault(to, {})[kind] = text
             case Place(units, at):
                 orders.setdefault(at, {}).setdefault("place", {})[unit_name(units[0][0])] = text
             case Convert(units, at):
                 orders.setdefault(at, {}).setdefault("convert", {})[unit_name(units[0][0])] = text
             case Buy(units, economy):
                 group = f"buy for {economy.title()}" if economy else "buy"
-                orders.setdefault("purchase", {}).setdefault(group, {})[unit_name(units[0][0])] = text
+                unit = units[0][0]
+                price = world.data.units[unit].cost or 0
+                purse = world.ipcs.get(economy or world.data.power(world.power).economies[0].id, 0)
+                counts: dict[str, str] = {}
+                for n in range(1, (purse // price if price else 1) + 1):
+                    bought = action_text(world.data, Buy(((unit, n),), economy))
+                    counts[str(n)] = bought
+                    notes[bought] = f"{price} IPCs each: {n * price} IPCs, {purse - n * price} left"
+                orders.setdefault("purchase", {}).setdefault(group, {})[unit_name(unit)] = counts
             case Transfer():
                 orders.setdefault("purchase", {}).setdefault("move money", {})[text] = text
             case _:  # a battle's answers: casualties, press on, retreat, submerge, kamikaze
@@ -89,6 +120,9 @@ def option_tree(world: World, texts: list[str]) -> dict[str, Any]:
     for key in orders:
         if key in world.data.territories:
             labels[key] = stack_label(world, key)
-    labels.setdefault("purchase", "purchase: units to buy, money to move")
+    purses = ", ".join(
+        f"{n} IPCs" for n in (world.ipcs.get(e.id, 0) for e in world.data.power(world.power).economies)
+    )
+    labels.setdefault("purchase", f"purchase: units to buy ({purses} to spend), money to move")
     labels.setdefault("battle", battle_board(world))
-    return {"orders": orders, "labels": {k: v for k, v in labels.items() if k in orders}}
+    return {"orders": orders, "labels": {k: v for k, v in labels.items() if k in orders}, "notes": notes}

@@ -132,20 +132,22 @@ def option_tree(world: World, seat: str) -> dict[str, Any]:
         return tree
     texts: list[str] = []
     keys: set[str] = set()
-
-    def walk(node: Any) -> None:
-        for key, child in node.items():
-            keys.add(key)
-            if isinstance(child, str):
-                texts.append(child)
-            else:
-                walk(child)
-
-    walk(tree["orders"])
+    _walk(tree["orders"], texts, keys)
     geo = world.data.geography
     tree["words"] = {text: action_words(world, text) for text in texts}
     tree["place_names"] = {key: hex_words(world, key) for key in sorted(keys) if key.upper() in geo.by_id}
     return tree
+
+
+def _walk(node: dict[str, Any], texts: list[str], keys: set[str]) -> None:
+    """The tree's action texts and keys, into ``texts`` and ``keys`` (a function of its own: one
+    nested in its caller would hold itself in its closure, a cycle for the garbage collector)."""
+    for key, child in node.items():
+        keys.add(key)
+        if isinstance(child, str):
+            texts.append(child)
+        else:
+            _walk(child, texts, keys)
 
 
 def _option_tree(world: World, seat: str) -> dict[str, Any]:

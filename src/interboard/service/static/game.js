@@ -533,9 +533,10 @@ function orderWords(text) {
   return words || text;
 }
 
-// The buttons for some of a place's orders. A long run of numbers (armies to deploy or move in)
-// is one control: a slider and a number, and the button that gives the order for the number chosen.
-const MAX_NUMBER_BUTTONS = 12;
+// The buttons for some of a place's orders. A run of numbers (units to buy or move, armies to
+// deploy) is one control: a stepper (and a slider for a long run) with the button that gives the
+// order for the number chosen, its price or effect beside it.
+const MAX_NUMBER_BUTTONS = 3;
 function choiceControls(leaves) {
   const groups = new Map();
   for (const leaf of leaves) {
@@ -556,22 +557,29 @@ function quantityControl(group) {
   const byCount = new Map(group.map((l) => [Number(l.path[l.path.length - 1]), l]));
   const counts = [...byCount.keys()].sort((a, b) => a - b);
   const kind = group[0].path[group[0].path.length - 2] || "number";
-  const id = `quantity-${kind.replace(/\W+/g, "-")}`;
+  const id = `quantity-${group[0].path.slice(0, -1).join("-").replace(/\W+/g, "-")}`;
   const lo = counts[0], hi = counts[counts.length - 1];
   const nearest = (n) => counts.reduce((best, c) => (Math.abs(c - n) < Math.abs(best - n) ? c : best), counts[0]);
-  const slider = el("input", { type: "range", min: lo, max: hi, value: hi, "aria-label": `${kind}: how many` });
-  const number = el("input", { type: "number", id, min: lo, max: hi, value: hi, inputmode: "numeric", class: "quantity-number" });
-  const holder = el("span", {});
+  const number = el("input", { type: "number", id, min: lo, max: hi, value: lo, inputmode: "numeric", class: "quantity-number" });
+  const slider = counts.length > 12 ? el("input", { type: "range", min: lo, max: hi, value: lo, "aria-label": `${kind}: how many` }) : null;
+  const holder = el("span", { class: "quantity-order" });
+  let shown = lo;
   const show = (n) => {
-    const leaf = byCount.get(nearest(n));
-    slider.value = number.value = String(nearest(n));
-    holder.replaceChildren(orderButton(leaf, "primary"));
+    shown = nearest(Math.max(lo, Math.min(hi, n)));
+    number.value = String(shown);
+    if (slider) slider.value = String(shown);
+    holder.replaceChildren(orderButton(byCount.get(shown), "primary"));
   };
-  slider.addEventListener("input", () => show(Number(slider.value)));
+  const step = (by) => el("button", {
+    type: "button", class: "small step", "aria-label": `${by < 0 ? "Fewer" : "More"}: ${kind}`,
+    onclick: () => show(shown + by),
+  }, by < 0 ? "−" : "+");
   number.addEventListener("change", () => show(Number(number.value)));
-  show(hi);
+  if (slider) slider.addEventListener("input", () => show(Number(slider.value)));
+  show(lo);
   return el("div", { class: "quantity", role: "group", "aria-label": `${kind}: how many (${lo} to ${hi})` },
-    el("label", { for: id }, `${kind}: how many (${lo}–${hi})`), el("div", { class: "row" }, slider, number), holder);
+    el("label", { for: id }, `${kind}: how many (${lo}–${hi})`),
+    el("div", { class: "row" }, step(-1), number, step(1), slider), holder);
 }
 
 function orderButton(leaf, extraClass = "") {
