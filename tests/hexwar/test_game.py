@@ -192,3 +192,31 @@ def test_the_position_draws_both_maps_with_the_links() -> None:
     assert svg.startswith("<svg") and "West Front" in svg and "Southern England" in svg
     assert "link tunnel: E0214 - MUNICH" not in svg  # a box has no place on the drawing
     assert "link crossing: W7005 - E0214" in svg and "Calais" in svg
+
+
+def test_hexes_and_counters_are_named_as_players_name_them() -> None:
+    """A hex by its name and code, a counter by nation, values, kind and code, with its supply and
+    whether it may still act; the page's choices and a combat result in words."""
+    from interboard.games.hexwar.gamedata import Result
+
+    state = FAMILY.process(FAMILY.new_state("vernian_wwi", {}, 1), {}).state
+    svg = FAMILY.draw("vernian_wwi", FAMILY.view(state), {}, [], "A1")
+    assert "<title>Krefeld (W4402), clear" in svg and "<title>W3300, clear</title>" in svg
+    assert "German 5-5-4 corps (GE-C01), 2 steps: in attack supply; may still act this phase" in svg
+    seat = FAMILY.pending(state).seats[0]
+    tree = FAMILY.options(state, seat)
+    assert tree["help"] == [["the combat results table", "/rules/vernian_wwi#rules-vernian-play-combat"]]
+    words = tree["words"]
+    assert all(text in words for node in tree["orders"].values() for text in _texts(node))
+    assert not any(word == text for text, word in words.items())  # every action has its words
+    assert (
+        Result.parse("a1 d2 r", "t").meaning()
+        == "the attacker loses 1 step, the defender 2 steps and retreats"
+    )
+    assert Result.parse("a0 d0", "t").meaning() == "the attacker loses no step, the defender none"
+
+
+def _texts(node: object) -> list[str]:
+    if isinstance(node, str):
+        return [node]
+    return [t for child in node.values() for t in _texts(child)] if isinstance(node, dict) else []

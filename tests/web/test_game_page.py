@@ -159,6 +159,9 @@ def test_the_hex_wargame_names_its_counters_and_hexes(new_context: Any, api: htt
     buttons = page.locator("#unit-buttons button")
     expect(buttons.first).to_be_visible()
     expect(page.locator("#powers thead")).to_contain_text("victory points")
+    # The combat results table, one click away.
+    table = page.locator("#help-links a", has_text="the combat results table")
+    expect(table).to_have_attribute("href", "/rules/vernian_wwi#rules-vernian-play-combat")
 
 
 def test_a_player_sees_what_the_others_did_since_its_last_turn_with_the_dice_on_the_map(

@@ -567,9 +567,7 @@ def test_a_linked_axis_and_allies_turn_is_played_by_clicking(new_context: Any, a
     expect(page.locator(f'#map g.space.target[data-loc="{target}"]')).to_have_count(1)
     tap_place(page, target)
     page.locator(f'#choice-box .orders button[data-order="{move}"]').click()
-    expect(page.locator("#order-list li", has_text=move).locator(".verdict")).to_have_text(
-        "✓ accepted"
-    )
+    expect(page.locator("#order-list li", has_text=move).locator(".verdict")).to_have_text("✓ accepted")
     # The tree follows the saved move: the stack it left is described without the unit moved.
     after = api.get(f"/api/games/{game_id}/options", headers=headers).json()
     assert after["labels"].get(origin) != tree["labels"][origin]

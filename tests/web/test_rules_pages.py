@@ -48,8 +48,8 @@ def sections(page: str) -> list[tuple[str, str, list[str]]]:
     for name, body in re.findall(
         r"<section id='rules-([^']+)' class='rule-text'>(.*?)</section>", page, re.S
     ):
-        title = re.search(r"<h3>(.*?)</h3>", body, re.S)
-        headings = [html.unescape(h).strip() for h in re.findall(r"<h4>(.*?)</h4>", body, re.S)]
+        title = re.search(r"<h3[^>]*>(.*?)</h3>", body, re.S)
+        headings = [html.unescape(h).strip() for h in re.findall(r"<h4[^>]*>(.*?)</h4>", body, re.S)]
         out.append((name, html.unescape(title.group(1)) if title else "", headings))
     return out
 
@@ -197,3 +197,11 @@ def test_the_hex_wargame_combat_table_is_the_data() -> None:
             die: [str(r) for r in row] for die, row in data.results.items()
         }
         assert str(data.below_first) == "a2 d0"  # the page: below 1:2 the attacker loses 2 steps
+
+
+def test_a_rules_pages_headings_can_be_linked_to(client: TestClient) -> None:
+    """Each heading has an id, so the game page links straight to a part (the combat table)."""
+    page = client.get("/rules/vernian_wwi").text
+    assert "<h4 id='rules-vernian-play-combat'>Combat</h4>" in page
+    ids = re.findall(r" id='([^']+)'", page)
+    assert len(ids) == len(set(ids)), "an id is used twice"

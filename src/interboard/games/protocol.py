@@ -250,7 +250,13 @@ class Family(Protocol):
 
         What may be clicked are the texts under ``orders`` (place -> ... -> action text), ``links``
         (kind -> end -> end -> text) and ``waive``: together they hold every action :meth:`legal`
-        lists for the seat, none left out (the conformance suite checks it)."""
+        lists for the seat, none left out (the conformance suite checks it). A run of numbers as the
+        last keys (``{"1": text, "2": text}``) is a quantity. What else a page reads, each optional:
+        ``prompt``, ``hint``, ``example`` and ``no_orders`` (words for the step), ``labels`` (a key's
+        name), ``place_names`` (a place code's name), ``words`` and ``notes`` (an action's text in
+        players' words, and what it costs or its odds), ``confirm`` (actions asked about once more,
+        with the question), ``play_at_once`` (actions sent with their click), ``chained`` (what may
+        follow depends on what was chosen), ``help`` ([text, link] pairs into the rules page)."""
         ...
 
     def view(self, state: State) -> dict[str, Any]:

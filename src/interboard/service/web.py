@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import html
+import re
 from importlib.resources import files
 from string import Template
 from typing import Annotated, Any
@@ -132,10 +133,15 @@ def _markdown(name: str) -> str:
     # Raw HTML in the Markdown is escaped, not passed through: the pages allow no inline markup.
     renderer = MarkdownIt("commonmark", {"html": False}).enable("table")
     text: str = renderer.render(_rule_text(name))
-    # The page has its own h1 and h2: a rule page's headings go two levels down.
-    for level in (4, 3, 2, 1):
-        text = text.replace(f"<h{level}>", f"<h{level + 2}>").replace(f"</h{level}>", f"</h{level + 2}>")
-    return text
+
+    # The page has its own h1 and h2: a rule page's headings go two levels down, each with an id
+    # (rules-PAGE-HEADING) that a link may point at, such as a game page's "combat table".
+    def heading(match: re.Match[str]) -> str:
+        level, inner = int(match.group(1)), match.group(2)
+        slug = re.sub(r"[^a-z0-9]+", "-", html.unescape(re.sub(r"<[^>]+>", "", inner)).lower()).strip("-")
+        return f"<h{level + 2} id='rules-{name}-{slug}'>{inner}</h{level + 2}>"
+
+    return re.sub(r"<h([1-4])>(.*?)</h\1>", heading, text)
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse, include_in_schema=False)

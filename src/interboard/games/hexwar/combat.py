@@ -260,7 +260,7 @@ def resolve(world: World, cell: int, attackers: list[Unit]) -> dict[str, Any]:
             else ""
         )
         + (f", die {die}" if die is not None else "")
-        + f": {result}"
+        + f": {result} ({result.meaning()})"
     )
     attacker_loss = result.attacker
     defender_loss = result.defender

@@ -15,8 +15,8 @@ from ...board.hexes import corners
 from ...render.svg import SVG_NS, Attr, el, path_points, text_el, title_el
 from . import supply
 from .gamedata import GameData
-from .interface import counter_text
-from .state import World
+from .interface import hex_words, unit_words
+from .state import Unit, World
 
 SIZE = 9.0
 """Centre to corner of a drawn hex."""
@@ -67,8 +67,10 @@ def draw_position(data: GameData, position: Mapping[str, Any], title: str) -> st
                     "stroke-width": 0.4,
                 },
             )
+            terrain = entry["terrain"].replace("_", " ")
+            # The hex as players name it (the page reads its first words): "Liège (W4907), forest".
             label = title_el(
-                f"{hid} {entry.get('name', '')} {entry['terrain'].replace('_', ' ')}".replace("  ", " ")
+                f"{entry['name']} ({hid}), {terrain}" if entry.get("name") else f"{hid}, {terrain}"
             )
             parts.append(el("g", {"class": "space", "data-loc": hid}, cell, label))
         for a, b in m.rivers:
@@ -127,6 +129,20 @@ def draw_position(data: GameData, position: Mapping[str, Any], title: str) -> st
     )
 
 
+SUPPLY_WORDS = {
+    supply.ATTACK: "in attack supply",
+    supply.DEFENCE: "in defence supply only",
+    supply.OUT: "out of supply",
+}
+
+
+def _counter_words(world: World, unit: Unit, states: Mapping[str, str]) -> str:
+    """A counter on hover: what it is, its supply, and whether it has moved (or attacked) this phase."""
+    supplied = SUPPLY_WORDS.get(states.get(unit.id, supply.ATTACK), "")
+    done = "has moved or attacked this phase" if unit.id in world.moved else "may still act this phase"
+    return f"{unit_words(world, unit)}: {supplied}; {done}"
+
+
 def _counters(
     data: GameData,
     position: Mapping[str, Any],
@@ -144,7 +160,14 @@ def _counters(
         x, y = centres[hid]
         ground = [u for u in units if u.kind not in supply.NOT_GROUND]
         flying = [u for u in units if u.kind in supply.NOT_GROUND]
-        title = title_el(f"{hid}: " + "; ".join(counter_text(u) for u in sorted(units, key=lambda u: u.id)))
+        title = title_el(
+            "\n".join(
+                [
+                    hex_words(world, hid),
+                    *(_counter_words(world, u, states) for u in sorted(units, key=lambda u: u.id)),
+                ]
+            )
+        )
         if ground:
             side = world.side_of(ground[0])
             top = max(ground, key=lambda u: (u.factors()[0] + u.factors()[1], u.id))

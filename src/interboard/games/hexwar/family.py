@@ -197,6 +197,8 @@ class HexWarFamily:
             "due": 0,
             "waive": None,
             "chained": True,
+            # One click from the odds on the buttons to the table they are read in.
+            "help": [["the combat results table", f"/rules/{state['variant']}#rules-vernian-play-combat"]],
             **tree,
         }
 

@@ -101,6 +101,17 @@ class Result:
     def __str__(self) -> str:
         return f"a{self.attacker} d{self.defender}" + (" r" if self.retreat else "")
 
+    def meaning(self) -> str:
+        """What the result does, in words: "the attacker loses 1 step, the defender 2 and retreats"."""
+
+        def steps(n: int) -> str:
+            return "no step" if n == 0 else f"{n} step{'s' if n != 1 else ''}"
+
+        defender = f"the defender {steps(self.defender)}".replace("the defender no step", "the defender none")
+        return f"the attacker loses {steps(self.attacker)}, {defender}" + (
+            " and retreats" if self.retreat else ""
+        )
+
 
 @dataclass(frozen=True, eq=False)
 class GameData:

@@ -349,6 +349,11 @@ function renderOrders() {
   if (tree.due > 0) help.push(`Builds due: ${tree.due}.`);
   if (tree.due < 0) help.push(`Removals due: ${-tree.due}.`);
   $("orders-help").textContent = help.join(" ");
+  // A family may point at parts of its rules page (the hex wargame: its combat results table).
+  const links = Array.isArray(tree.help) ? tree.help.filter((h) => Array.isArray(h) && h.length === 2) : [];
+  $("help-links").hidden = !links.length;
+  $("help-links").replaceChildren(...(links.length ? ["See ", ...links.flatMap(([text, href], k) =>
+    [k ? ", " : "", el("a", { href, target: "_blank", rel: "noopener" }, text)])] : []));
   $("picker-hint").textContent = tree.hint || "Click a place on the map (or a button below) to see what you may order there.";
   $("order-input").placeholder = tree.example || ""; // an order of this step as typed, if the family gives one
   const list = $("order-list");
@@ -515,6 +520,7 @@ function placeName(place) {
   const node = $("map").querySelector(`[data-loc="${CSS.escape(place)}"] > title`);
   const name = node ? node.textContent.split("\n")[0].split(":")[0].trim() : "";
   if (!name || name === place) return place;
+  if (name.includes(place)) return name; // the title names the code already: "Liège (W4907), forest"
   return name.toUpperCase().replace(/[^A-Z0-9]+/g, "_") === place ? name : `${name} (${place})`;
 }
 
