@@ -576,3 +576,12 @@ def _text_schemas(schema: dict[str, Any], where: str = "") -> Iterator[tuple[str
     for key in ("anyOf", "allOf", "oneOf"):
         for sub in schema.get(key, ()):
             yield from _text_schemas(sub, where)
+
+
+def test_a_game_created_without_a_title_is_named_after_its_variant(client: TestClient) -> None:
+    titles = {v["id"]: v["title"] for v in client.get("/api/variants").json()}
+    for variant in ("standard", "aa_linked_world"):
+        game = client.post("/api/games", json={"variant": variant}).json()["game_id"]
+        title = client.get(f"/api/games/{game}").json()["title"]
+        assert title.startswith(titles[variant]) and title.endswith(" game")
+        assert not title.endswith("game game"), title

@@ -798,7 +798,7 @@ class GameService:
                     id=game_id,
                     family=family.name,
                     variant=info.id,
-                    title=req.title[:200] or f"{info.title} game",
+                    title=req.title[:200] or default_title(info.title),
                     settings={
                         "options": options,
                         "seed_chosen": given_seed is not None,
@@ -1777,3 +1777,9 @@ def _changes(session: Session) -> list[Change]:
         Change(game.id, game.version, game.phase, game.status, unix_time(game.deadline), due)
         for game, due in session.info.pop("changed", {}).values()
     ]
+
+
+def default_title(variant_title: str) -> str:
+    """A game's title when its creator gives none: the variant's, said as a game ("Standard
+    Diplomacy game"; "the linked world game" is not made a "game game")."""
+    return variant_title if variant_title.lower().endswith("game") else f"{variant_title} game"

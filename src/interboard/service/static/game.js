@@ -642,6 +642,7 @@ function select(loc) {
   if (loc) state.link = { kind: null, from: null, to: null };
   renderPicker();
   if (loc) {
+    revealChooser();
     const first = $("choice-box").querySelector("button");
     if (first && document.activeElement && document.activeElement.closest("#unit-buttons")) first.focus();
   } else if (document.activeElement && document.activeElement.closest("#chooser")) {
@@ -712,11 +713,15 @@ const phoneLayout = () => window.matchMedia("(max-width: 900px)").matches;
 function showChooser() {
   const box = $("chooser");
   const open = Boolean(state.selected) || Boolean(state.link.kind);
-  const opening = open && box.hidden;
   box.hidden = !open;
   document.body.classList.toggle("choosing", open);
-  // The side column may have been scrolled (the map beside it stays): bring the choices to view.
-  if (opening && !phoneLayout()) box.scrollIntoView({ block: "nearest" });
+}
+
+// After the player picks a place or a kind of link: the side column may have been scrolled (the
+// map beside it stays), so the choices are brought to view.
+function revealChooser() {
+  const box = $("chooser");
+  if (!box.hidden && !phoneLayout()) box.scrollIntoView({ block: "nearest" });
 }
 
 // Map units per CSS pixel at the present view: the drawing keeps its shape inside the element, so
@@ -754,7 +759,7 @@ function hitAreas() {
   const group = document.createElementNS(SVG, "g");
   group.setAttribute("class", "hits");
   for (const [loc, c] of points) {
-    let r = (TAP_PX / 2) * perPx;
+    let r = (TAP_PX / 2 + 1) * perPx; // a pixel over: the scale is rounded in drawing
     for (const [other, d] of points) if (other !== loc) r = Math.min(r, Math.hypot(d.x - c.x, d.y - c.y) / 2);
     const circle = document.createElementNS(SVG, "circle");
     circle.setAttribute("class", "hit");
@@ -808,6 +813,7 @@ function chooseLinkKind(kind) {
   state.note = null;
   if (kind) state.selected = state.target = null;
   renderPicker();
+  if (kind) revealChooser();
 }
 
 // A click on a place: the first end (again, once both are chosen), the second end, or (the
@@ -972,6 +978,7 @@ async function setReady() {
     state.note = `You began an order (${begun.what}) and did not finish it: pick one of its choices, or Cancel, then press Ready again.`;
     $("orders-status").textContent = `Not ready: ${state.note}`;
     renderPicker();
+    revealChooser();
     return;
   }
   try {
@@ -1290,7 +1297,7 @@ async function showMap() {
 // ------------------------------------------------------------------ map view: zoom, pan, link style
 // The view is the SVG's viewBox: zooming narrows it around a point, panning moves it, both kept
 // within the whole map and carried over when the map is drawn again.
-const MAX_ZOOM = 8;
+const MAX_ZOOM = 16; // a phone on one board of a wide map of several needs this much
 // On a phone links are drawn as marked ends at first: lines across a narrow screen hide the map.
 const mapView = { base: null, box: null, pointers: new Map(), start: null, moved: false, linkTags: phoneLayout(), opened: false };
 
@@ -1326,10 +1333,14 @@ function phoneView(svg) {
   const base = mapView.base;
   const boards = [...new Set([...svg.querySelectorAll("g[data-board]")].map((n) => n.dataset.board))];
   const keys = Object.keys((state.tree && state.tree.orders) || {});
-  const nodes = keys.map((k) => svg.querySelector(`[data-loc="${CSS.escape(k)}"]`)).filter(Boolean);
+  let nodes = keys.map((k) => svg.querySelector(`[data-loc="${CSS.escape(k)}"]`)).filter(Boolean);
   const boardOf = nodes.length ? nodes[0].closest("[data-board]") : null;
   let area = base;
-  if (phone && boards.length > 1) area = boardBox(boardOf ? boardOf.dataset.board : boards[0]) || base;
+  if (phone && boards.length > 1) {
+    const board = boardOf ? boardOf.dataset.board : boards[0];
+    area = boardBox(board) || base;
+    nodes = nodes.filter((n) => (n.closest("[data-board]") || {}).dataset?.board === board); // that board's
+  }
   if (!nodes.length) return area === base ? null : area;
   const centres = nodes.map((n) => {
     if (n.dataset.x) return { x: Number(n.dataset.x), y: Number(n.dataset.y) };
@@ -1340,10 +1351,11 @@ function phoneView(svg) {
   for (const a of centres) for (const b of centres) if (a !== b) nearest = Math.min(nearest, Math.hypot(a.x - b.x, a.y - b.y));
   const perPx = unitsPerPx(svg);
   if (!phone && (!Number.isFinite(nearest) || nearest / perPx >= DESK_PX)) return null;
-  const spacing = phone ? TAP_PX : 2 * DESK_PX;
+  const spacing = phone ? TAP_PX + 4 : 2 * DESK_PX; // a little over, for the rounding of the scale
   // Zoomed so that the nearest two are ``spacing`` pixels apart: the view narrows by that factor.
   const w = Math.min(area.w, Number.isFinite(nearest) ? (mapView.box.w * nearest) / (spacing * perPx) : area.w / 3);
-  const h = (w * area.h) / area.w;
+  // A phone's screen is tall: its view is at least as tall as it is wide, so more of the map shows.
+  const h = Math.min(base.h, phone ? Math.max(w, (w * area.h) / area.w) : (w * area.h) / area.w);
   const cx = centres.reduce((t, c) => t + c.x, 0) / centres.length;
   const cy = centres.reduce((t, c) => t + c.y, 0) / centres.length;
   return { x: cx - w / 2, y: cy - h / 2, w, h };
