@@ -15,6 +15,8 @@ from .conftest import PHONE
 from .test_play import LIVE_TIMEOUT, open_seat, tap_place
 
 LAPTOP_SCREEN = {"width": 1366, "height": 768}
+SIZES = {"laptop": (LAPTOP_SCREEN, False), "phone": (PHONE, True)}
+"""A laptop's screen, and a phone's (touch) for the tests that run at both."""
 
 
 def bots_but(api: httpx.Client, variant: str, mine: str, **extra: Any) -> tuple[str, str]:
@@ -87,10 +89,11 @@ def test_every_unit_of_germanys_first_combat_move_can_be_clicked(new_context: An
     expect(units.first).to_have_text(re.compile(r"^[1-9]\d*$"))
 
 
-def begin_link(new_context: Any, api: httpx.Client, *ends: str) -> Page:
+def begin_link(new_context: Any, api: httpx.Client, size: str, *ends: str) -> Page:
     """Twin Earths III's first Winter as GERMANY-Y, a LINK begun at ``ends`` and not given."""
     game_id, token = bots_but(api, "twin_earths_3", "GERMANY-Y")
-    page = open_seat(new_context(LAPTOP_SCREEN), game_id, "GERMANY-Y", token)
+    viewport, touch = SIZES[size]
+    page = open_seat(new_context(viewport, touch=touch), game_id, "GERMANY-Y", token)
     expect(page.locator("#phase")).to_have_attribute("data-phase", "W1900A")
     page.locator("#link-box").get_by_role("button", name="Make a link").click()
     for label, end in zip(("First end", "Second end"), ends, strict=False):
@@ -98,10 +101,11 @@ def begin_link(new_context: Any, api: httpx.Client, *ends: str) -> Page:
     return page
 
 
+@pytest.mark.parametrize("size", SIZES)
 def test_a_link_begun_and_not_finished_becomes_the_order_on_ready(
-    new_context: Any, api: httpx.Client
+    new_context: Any, api: httpx.Client, size: str
 ) -> None:
-    page = begin_link(new_context, api, "MUN-Y", "HOL-Z")
+    page = begin_link(new_context, api, size, "MUN-Y", "HOL-Z")
     expect(page.locator("#chooser").get_by_role("button", name="LINK MUN-Y HOL-Z")).to_be_visible()
     page.get_by_role("button", name="Ready").click()  # the LINK button not pressed
     expect(page.locator("#phase")).not_to_have_attribute("data-phase", "W1900A", timeout=LIVE_TIMEOUT)
@@ -111,10 +115,11 @@ def test_a_link_begun_and_not_finished_becomes_the_order_on_ready(
     assert [r["succeeded"] for r in winter["results"] if r["order"] == "LINK MUN-Y HOL-Z"] == [True]
 
 
+@pytest.mark.parametrize("size", SIZES)
 def test_a_link_begun_at_one_end_makes_ready_warn_rather_than_lose_it(
-    new_context: Any, api: httpx.Client
+    new_context: Any, api: httpx.Client, size: str
 ) -> None:
-    page = begin_link(new_context, api, "MUN-Y")
+    page = begin_link(new_context, api, size, "MUN-Y")
     page.get_by_role("button", name="Ready").click()
     expect(page.locator("#orders-status")).to_contain_text("did not finish it")
     expect(page.locator("#chooser")).to_contain_text("did not finish it")
@@ -164,8 +169,9 @@ def test_the_hex_wargame_names_its_counters_and_hexes(new_context: Any, api: htt
     expect(table).to_have_attribute("href", "/rules/vernian_wwi#rules-vernian-play-combat")
 
 
+@pytest.mark.parametrize("size", SIZES)
 def test_a_player_sees_what_the_others_did_since_its_last_turn_with_the_dice_on_the_map(
-    new_context: Any, api: httpx.Client
+    new_context: Any, api: httpx.Client, size: str
 ) -> None:
     seats = {f"P{k}": "bot:greedy" for k in range(2, 5)}
     r = api.post(
@@ -181,7 +187,7 @@ def test_a_player_sees_what_the_others_did_since_its_last_turn_with_the_dice_on_
         if not view["phase"].startswith("T1.P1."):
             break
         api.put(f"/api/games/{game_id}/ready", headers=auth, json={"phase": view["phase"], "value": True})
-    page = open_seat(new_context(LAPTOP_SCREEN), game_id, "P1", token)
+    page = open_seat(new_context(SIZES[size][0], touch=SIZES[size][1]), game_id, "P1", token)
     expect(page.locator("#phase")).to_have_attribute(
         "data-phase", re.compile(r"^T(?!1\.)\d+\.P1\."), timeout=LIVE_TIMEOUT
     )
@@ -230,3 +236,45 @@ def test_units_are_bought_by_number_with_their_price_and_the_money_left(
     # The purse is spent: the next choices count what is left.
     page.get_by_role("button", name=re.compile(r"^purchase: units to buy \(31 IPCs to spend\)")).click()
     expect(page.locator("#chooser .quantity label", has_text="infantry: how many (1–10)")).to_have_count(1)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_number_to_move_in_after_a_capture_is_offered_where_the_country_was_taken(
+    new_context: Any, api: httpx.Client, size: str
+) -> None:
+    """Global War, P1 has just taken Kamchatka from Alaska: the choices open by themselves at
+    Kamchatka with the numbers allowed, and the number clicked is moved in at once."""
+    scenario = {
+        "format": "interboard-scenario/1",
+        "variant": "global_war",
+        "options": {"players": 3},
+        "seed": 5,
+        "position": {
+            "owner": {"P1": {"Alaska": 9, "Kamchatka": 0}, "P2": {"Yukon": 2}},
+            "rest": ["P2", "P3", "P1"],
+            "current": "P1",
+            "phase": "move_in",
+            "pending": {"from": "Alaska", "to": "Kamchatka", "minimum": 3, "maximum": 8},
+        },
+    }
+    seats = {"P1": "Ann", "P2": "bot", "P3": "bot"}
+    r = api.post("/api/games", json={"variant": "global_war", "scenario": scenario, "seats": seats})
+    assert r.status_code == 201, r.text
+    game_id, token = r.json()["game_id"], r.json()["seat_tokens"]["P1"]
+    page = open_seat(new_context(SIZES[size][0], touch=SIZES[size][1]), game_id, "P1", token)
+    chooser = page.locator("#chooser")
+    expect(chooser).to_be_visible()  # opened by itself: there is nothing else to do
+    expect(chooser.locator("h4").first).to_contain_text("Kamchatka")
+    number = chooser.locator(".quantity-number")
+    expect(number).to_have_attribute("min", "3")
+    expect(number).to_have_attribute("max", "8")
+    number.fill("6")
+    number.blur()
+    move = chooser.locator(".order-choice")
+    expect(move).to_have_attribute("data-order", re.compile(r"^move 6\b"))
+    move.click()  # played at once: nothing else may follow a move-in
+    expect(page.locator("#phase")).not_to_have_attribute(
+        "data-phase", re.compile(r"move_in"), timeout=LIVE_TIMEOUT
+    )
+    position = api.get(f"/api/games/{game_id}").json()["position"]
+    assert position["armies"]["KAM"] == 6 and position["armies"]["ALA"] == 3
