@@ -203,6 +203,10 @@ def test_hexes_and_counters_are_named_as_players_name_them() -> None:
     svg = FAMILY.draw("vernian_wwi", FAMILY.view(state), {}, [], "A1")
     assert "<title>Krefeld (W4402), clear" in svg and "<title>W3300, clear</title>" in svg
     assert "German 5-5-4 corps (GE-C01), 2 steps: in attack supply; may still act this phase" in svg
+    # The legend under the maps explains every mark: terrain, stacks, supply rings, cities, links.
+    marks = ("flood plain", "out of supply", "in defence supply only", "a city, ringed", "a river hexside")
+    for mark in marks:
+        assert f">{mark}" in svg, mark
     seat = FAMILY.pending(state).seats[0]
     tree = FAMILY.options(state, seat)
     assert tree["help"] == [["the combat results table", "/rules/vernian_wwi#rules-vernian-play-combat"]]

@@ -278,3 +278,25 @@ def test_the_number_to_move_in_after_a_capture_is_offered_where_the_country_was_
     )
     position = api.get(f"/api/games/{game_id}").json()["position"]
     assert position["armies"]["KAM"] == 6 and position["armies"]["ALA"] == 3
+
+
+def test_a_surrender_asks_once_more_before_it_is_given(new_context: Any, api: httpx.Client) -> None:
+    seats = {"P1": "Ann", "P2": "bot", "P3": "bot"}
+    r = api.post(
+        "/api/games", json={"variant": "global_war", "seed": 5, "options": {"players": 3}, "seats": seats}
+    )
+    assert r.status_code == 201, r.text
+    game_id, token = r.json()["game_id"], r.json()["seat_tokens"]["P1"]
+    page = open_seat(new_context(LAPTOP_SCREEN), game_id, "P1", token)
+    page.locator('#unit-buttons button[data-loc="turn"]').click()
+    chooser = page.locator("#chooser")
+    chooser.locator('.order-choice[data-order="surrender to P2"]').click()
+    expect(chooser.locator("h4")).to_have_text("Are you sure?")
+    expect(chooser).to_contain_text(
+        "Surrender to P2: your countries and armies pass to P2 and you leave the game."
+    )
+    chooser.get_by_role("button", name="No, go back").click()
+    expect(page.locator("#order-list")).not_to_contain_text("surrender")
+    chooser.locator('.order-choice[data-order="surrender to P2"]').click()
+    chooser.get_by_role("button", name="Yes: surrender to P2").click()
+    expect(page.locator("#order-list li", has_text="surrender to P2")).to_contain_text("✓ accepted")

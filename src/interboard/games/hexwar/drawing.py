@@ -32,6 +32,82 @@ TERRAIN_FILL = {
 }
 SUPPLY_RING = {supply.DEFENCE: "#e08a00", supply.OUT: "#d0202a"}
 """Supply overlay: the ring colour of a stack in defence supply or out of supply."""
+LEGEND_ROW = 14.0
+
+
+def _legend(data: GameData, width: float, top: float) -> tuple[list[str], float]:
+    """Every mark of the map explained, in rows under it; returns the parts and the drawing's new
+    height."""
+    items: list[tuple[str, str]] = []  # (a symbol drawn around 0, 0; its text)
+    for terrain, fill in TERRAIN_FILL.items():
+        items.append(
+            (
+                el("path", {"d": path_points(corners(0, 0, 4.5)), "fill": fill, "stroke": "#999"}),
+                terrain.replace("_", " "),
+            )
+        )
+    for side in data.sides:
+        box: dict[str, Attr] = {
+            "x": -5,
+            "y": -3.5,
+            "width": 10,
+            "height": 7,
+            "fill": side.colour,
+            "stroke": "#000",
+            "stroke-width": 0.4,
+        }
+        items.append(
+            (
+                el("rect", box),
+                f"a stack of {side.name or side.id}: its strongest counter's values, ×N counters",
+            )
+        )
+    for state, colour in SUPPLY_RING.items():
+        box = {
+            "x": -5,
+            "y": -3.5,
+            "width": 10,
+            "height": 7,
+            "fill": "#888",
+            "stroke": colour,
+            "stroke-width": 1.2,
+        }
+        items.append(
+            (el("rect", box), "in defence supply only" if state == supply.DEFENCE else "out of supply")
+        )
+    items.append((el("circle", {"r": 2.2, "fill": "#888", "stroke": "#fff"}), "air units in the hex"))
+    items.append(
+        (
+            el("circle", {"r": 3.2, "fill": "none", "stroke": "#555", "stroke-width": 1.2}),
+            "a city, ringed in its holder's colour",
+        )
+    )
+    items.append(
+        (el("path", {"d": "M-6 0L6 0", "stroke": "#3b7dc4", "stroke-width": 1.6}), "a river hexside")
+    )
+    items.append(
+        (
+            el("path", {"d": "M-6 0L6 0", "stroke": "#7a3fb0", "stroke-dasharray": "4 3"}),
+            "a link between the maps",
+        )
+    )
+    items.append((text_el({"x": 0, "y": 3, "font-size": 7, "text-anchor": "middle"}, "⛈"), "a storm"))
+    out: list[str] = []
+    x, y = 14.0, top + 4
+    for symbol, text in items:
+        need = 18 + 3.3 * len(text)
+        if x + need > width and x > 14:
+            x, y = 14.0, y + LEGEND_ROW
+        out.append(
+            el(
+                "g",
+                {"class": "legend-item", "transform": f"translate({x:.1f} {y:.1f})"},
+                symbol,
+                text_el({"x": 9, "y": 2.5, "font-size": 6.5, "fill": "#2b2b2b"}, text),
+            )
+        )
+        x += need + 8
+    return out, y + LEGEND_ROW
 
 
 def _world(data: GameData, position: Mapping[str, Any]) -> World | None:
@@ -119,7 +195,9 @@ def draw_position(data: GameData, position: Mapping[str, Any], title: str) -> st
             parts.append(el("path", line, title_el(f"link {link.id}: {link.a} - {link.b}")))
     parts.extend(_counters(data, position, centres, side_colour))
     header = text_el({"x": 4, "y": 14, "font-size": 12, "font-weight": "bold"}, title)
-    w, tall = width + 10, top
+    w = width + 10
+    drawn, tall = _legend(data, w, top)
+    parts.extend(drawn)
     return (
         f'<svg xmlns="{SVG_NS}" viewBox="0 0 {w:.0f} {tall:.0f}" width="{w:.0f}" height="{tall:.0f}">'
         + el("rect", {"x": 0, "y": 0, "width": f"{w:.0f}", "height": f"{tall:.0f}", "fill": "#ffffff"})
