@@ -84,6 +84,12 @@ def test_every_unit_of_germanys_first_combat_move_can_be_clicked(new_context: An
         expect(chooser.locator(".targets button").first).not_to_have_text(re.compile(r"^[A-Z_]+$"))
         page.keyboard.press("Escape")
         expect(chooser).to_be_hidden()
+    # Another power's stack, clicked, says what is there: by power and type, in full.
+    tap_place(page, "KARELIA")
+    expect(chooser.locator("h4")).to_have_text("Karelia")
+    expect(chooser.locator(".inspector")).to_contain_text(re.compile(r"Soviet Union: \d+ infantry"))
+    page.keyboard.press("Escape")
+    expect(chooser).to_be_hidden()
     # The powers table counts what each power has, not "units 0".
     units = page.locator('#powers td[data-count="units"]')
     expect(units.first).to_have_text(re.compile(r"^[1-9]\d*$"))

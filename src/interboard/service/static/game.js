@@ -473,7 +473,7 @@ function renderPicker() {
   renderLinkPicker();
   const box = $("choice-box");
   if (!state.selected) {
-    box.replaceChildren();
+    box.replaceChildren(...(state.inspecting && !state.link.kind ? inspectorParts() : []));
     showChooser();
     highlight();
     return;
@@ -635,6 +635,7 @@ function confirmParts({ leaf, message }) {
 }
 
 function select(loc) {
+  state.inspecting = null;
   state.selected = loc;
   state.target = null;
   state.note = null;
@@ -663,15 +664,14 @@ function mapClicked(event) {
     mapView.moved = false; // the end of a drag, not a click
     return;
   }
-  if (state.historyIndex !== null || !state.tree) return;
-  if (state.link.kind) {
+  if (state.link.kind && state.historyIndex === null && state.tree) {
     linkMapClicked(event);
     return;
   }
   const node = placeAt(event);
   if (!node) return;
   const loc = node.dataset.loc;
-  const orders = state.tree.orders || {};
+  const orders = (state.historyIndex === null && state.tree && state.tree.orders) || {};
   const own = Object.keys(orders).find((l) => l === loc) || Object.keys(orders).find((l) => province(l) === province(loc));
   if (state.selected && targetsOf(state.selected).includes(province(loc))) {
     chooseTarget(province(loc));
@@ -680,7 +680,32 @@ function mapClicked(event) {
   } else if (state.selected) {
     state.note = `${placeName(province(loc))} is not a destination of ${unitLabel(state.selected)}.`;
     renderPicker();
+  } else {
+    inspect(loc);
   }
+}
+
+// A place that cannot be ordered at (another power's stack, a place on a map of the history, any
+// place for a spectator) shows what is there when clicked or tapped: the map's own description of
+// it (its hover text: the units by type, a counter's values, steps and supply).
+function inspect(loc) {
+  const lines = [];
+  for (const title of $("map").querySelectorAll(`[data-loc="${CSS.escape(loc)}"] > title`)) {
+    for (const line of title.textContent.split("\n")) if (line.trim() && !lines.includes(line.trim())) lines.push(line.trim());
+  }
+  if (!lines.length) return;
+  state.inspecting = { loc, lines };
+  renderPicker();
+  revealChooser();
+}
+
+function inspectorParts() {
+  const { lines } = state.inspecting;
+  return [
+    el("h4", { id: "chooser-h" }, lines[0]),
+    el("ul", { class: "inspector" }, ...lines.slice(1).map((line) => el("li", {}, line))),
+    el("button", { type: "button", class: "small link", onclick: () => { state.inspecting = null; renderPicker(); } }, "Close (Esc)"),
+  ];
 }
 
 function highlight() {
@@ -712,7 +737,7 @@ const phoneLayout = () => window.matchMedia("(max-width: 900px)").matches;
 
 function showChooser() {
   const box = $("chooser");
-  const open = Boolean(state.selected) || Boolean(state.link.kind);
+  const open = Boolean(state.selected) || Boolean(state.link.kind) || Boolean(state.inspecting);
   box.hidden = !open;
   document.body.classList.toggle("choosing", open);
 }
@@ -1237,6 +1262,7 @@ async function stepHistory(to) {
   if (to !== null && to >= n) to = null;
   state.historyIndex = to;
   state.selected = state.target = null;
+  state.inspecting = null;
   state.link = { kind: null, from: null, to: null };
   renderHistoryBar();
   renderResults();
@@ -1532,6 +1558,10 @@ function main() {
   });
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && state.selected) select(null);
+    if (event.key === "Escape" && state.inspecting) {
+      state.inspecting = null;
+      renderPicker();
+    }
     if (event.key === "Escape" && state.link.kind) chooseLinkKind(null);
   });
   $("since-replay").addEventListener("click", replaySince);
