@@ -159,7 +159,7 @@ def run_case(case: dict[str, Any]) -> None:
     if case.get("process"):
         done = FAMILY.process(state, {who: actions})
         after = World.from_json(done.state)
-        log = [str(r.get("message", "")) for r in done.results]
+        log = [str(r.get("log", r.get("message", ""))) for r in done.results]  # as the rules wrote it
         check_expectations(after, case, log, list(done.results))
         return
     from interboard.games.hexwar.actions import parse_action

@@ -218,6 +218,14 @@ def test_hexes_and_counters_are_named_as_players_name_them() -> None:
         == "the attacker loses 1 step, the defender 2 steps and retreats"
     )
     assert Result.parse("a0 d0", "t").meaning() == "the attacker loses no step, the defender none"
+    # A log line names its counters and hexes; one already named is left as it is.
+    from interboard.games.hexwar.interface import in_words
+
+    world = FAMILY._world(state)
+    assert in_words(world, "GE-C01, GE-C02 retreat to W4907 (Liège (W4907) stays)") == (
+        "German 5-5-4 corps (GE-C01), German 5-5-4 corps (GE-C02) retreat to Liège (W4907)"
+        " (Liège (W4907) stays)"
+    )
 
 
 def _texts(node: object) -> list[str]:

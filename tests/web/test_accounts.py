@@ -39,7 +39,7 @@ def test_a_seat_is_got_back_after_the_browser_forgot_it(new_context: Any) -> Non
     lobby.goto("/")
     lobby.locator(".game-entry", has_text="Remembered").get_by_role("button", name="Join AUSTRIA").click()
     lobby.wait_for_url(re.compile(r"\?seat=AUSTRIA$"))
-    expect(lobby.locator("#seat-name")).to_have_text("AUSTRIA")
+    expect(lobby.locator("#seat-name")).to_have_text("Austria")
     expect(lobby.locator("#status")).to_have_text("active", timeout=LIVE_TIMEOUT)
     old_token = lobby.evaluate(f"JSON.parse(localStorage.getItem('interboard.seats.{game_id}')).AUSTRIA")
 
@@ -62,7 +62,7 @@ def test_a_seat_is_got_back_after_the_browser_forgot_it(new_context: Any) -> Non
 
     # The seat is played again: an order is accepted and stored.
     page.wait_for_url(re.compile(r"\?seat=AUSTRIA$"))
-    expect(page.locator("#seat-name")).to_have_text("AUSTRIA")
+    expect(page.locator("#seat-name")).to_have_text("Austria")
     type_order(page, "A Vie - Gal")
     expect(page.locator("#order-list li", has_text="A Vie - Gal")).to_contain_text("✓ accepted")
     expect(page.locator("#orders-status")).to_have_text("Saved: 1 order.")

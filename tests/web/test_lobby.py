@@ -26,7 +26,7 @@ PASSWORD = "a long enough password"
 @pytest.mark.parametrize(
     ("variant", "mine", "bot", "shown"),
     [
-        ("standard", "FRANCE", "bot:heuristic", "FRANCE"),
+        ("standard", "FRANCE", "bot:heuristic", "France"),
         ("aa_europe_1999", "USSR", "bot:calculator", "Soviet Union"),  # the seat as players name it
     ],
 )

@@ -324,6 +324,7 @@ def _view(game: Game) -> dict[str, Any]:
     """What everyone sees of ``game``'s position, with its phase as players say it."""
     view = position_to_json(game.variant.board, game.position)
     view["phase_title"] = phase_title(str(view.get("phase", "")))
+    view["seat_names"] = {p.id: p.name for p in game.variant.board.powers}  # "France" for FRANCE
     return view
 
 

@@ -21,7 +21,7 @@ from .bots import heuristic
 from .drawing import draw_position
 from .engine import IllegalAction, apply, begin_play, finish_setup, finish_step, out_of_turn, run_on, seat_of
 from .gamedata import VARIANTS, GameDataError, game_data
-from .interface import option_tree
+from .interface import in_words, option_tree
 from .legal import defaults, legal_actions, owes_answer
 from .state import World, new_world
 from .text import world_text
@@ -152,7 +152,10 @@ class HexWarFamily:
         run_on(world)
         world.steps += 1
         for line in world.log:
-            results.append({"power": "", "order": "", "succeeded": True, "message": line})
+            # The message in players' words; the log line as the rules wrote it, codes and all.
+            results.append(
+                {"power": "", "order": "", "succeeded": True, "message": in_words(world, line), "log": line}
+            )
         if world.dice:
             results.append(
                 {

@@ -8,6 +8,7 @@ stack's counters with their values and steps) and ``notes`` annotate an order (a
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from . import air, artillery, combat, inventions, movement, rules, supply
@@ -42,6 +43,26 @@ def hex_words(world: World, ident: str) -> str:
     """A hex as players say it: "Liège (W4907)", or "W4907, forest" for a hex with no name."""
     h = world.data.geography.hex(ident)
     return f"{h.name} ({h.id})" if h.fields.get("name") else f"{h.id}, {h.terrain.replace('_', ' ')}"
+
+
+CODE = re.compile(r"(?<![(\w-])([A-Z]{2}-[A-Z]+\d*|[A-Z]\d{4})(?![\w-])")
+"""A counter's code (GE-C01) or a hex's (W4907), not already in brackets after its name."""
+
+
+def in_words(world: World, line: str) -> str:
+    """A log line with each counter and hex it names by code named as players do ("German 5-5-4
+    corps (GE-C01) is reduced", "retreat to Liège (W4907)"); other words as they are."""
+
+    def name(match: re.Match[str]) -> str:
+        code = match.group(1)
+        unit = world.units.get(code)
+        if unit is not None:
+            return unit_words(world, unit, steps=False)
+        if code in world.data.geography.by_id:
+            return hex_words(world, code)
+        return code
+
+    return CODE.sub(name, line)
 
 
 def action_words(world: World, text: str) -> str:
@@ -254,4 +275,13 @@ def _option_tree(world: World, seat: str) -> dict[str, Any]:
     return {"orders": orders, "labels": labels, "notes": notes}
 
 
-__all__ = ["SETUP", "action_words", "counter_text", "hex_words", "option_tree", "stack_label", "unit_words"]
+__all__ = [
+    "SETUP",
+    "action_words",
+    "counter_text",
+    "hex_words",
+    "in_words",
+    "option_tree",
+    "stack_label",
+    "unit_words",
+]

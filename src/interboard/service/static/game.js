@@ -220,7 +220,7 @@ function renderPowers() {
     return `Team ${k + 1}` + (totals.length ? `: ${totals.join(", ")}` : "");
   };
   const rows = view.seats.map((s) => el("tr", { class: [s.seat === state.seat ? "mine" : "", s.seat === turn ? "turn" : ""].join(" ").trim() || null },
-    el("th", { scope: "row" }, el("span", { class: "swatch", dataset: { power: s.seat } }), s.seat,
+    el("th", { scope: "row" }, el("span", { class: "swatch", dataset: { power: s.seat } }), seatName(s.seat),
       s.seat === turn ? el("span", { class: "to-play" }, " ▶ to play") : null),
     el("td", {}, s.kind === "player" ? s.player : s.kind),
     teams.length ? el("td", { class: "team" }, teamOf(s.seat) >= 0 ? teamText(teamOf(s.seat)) : "") : null,
@@ -298,11 +298,11 @@ function renderJoin() {
   $("join-h").textContent = state.seat ? "Your seats" : "Take a seat";
   $("join-name").value ||= playerName();
   $("open-seats").replaceChildren(...(state.seat ? [] : open).map((s) =>
-    el("button", { type: "button", onclick: () => join(s.seat) }, `Join as ${s.seat}`)));
+    el("button", { type: "button", onclick: () => join(s.seat) }, `Join as ${seatName(s.seat)}`)));
   $("my-seats").replaceChildren(mine.length > 1
     ? el("p", {}, "Your seats here: ", mine.map((seat) => el("a", {
       href: `/games/${gameId}?seat=${encodeURIComponent(seat)}`, "aria-current": seat === state.seat ? "page" : null,
-    }, seat, " ")))
+    }, seatName(seat), " ")))
     : "");
 }
 
@@ -1033,14 +1033,14 @@ function renderPress() {
   panel.hidden = press === "none" || !state.seat;
   if (panel.hidden) return;
   $("messages").replaceChildren(...(view.messages || []).map((m) => el("li", { class: m.from === state.seat ? "mine" : null },
-    el("span", { class: "meta" }, `${m.phase} · ${m.from} → ${m.to ? m.to.join(", ") : "everyone"}`),
+    el("span", { class: "meta" }, `${m.phase} · ${seatName(m.from)} → ${m.to ? m.to.map(seatName).join(", ") : "everyone"}`),
     el("p", {}, m.body))));
   if (!(view.messages || []).length) $("messages").append(el("li", { class: "hint" }, "No messages yet."));
   const to = $("press-to");
   const chosen = to.value;
   const others = view.seats.map((s) => s.seat).filter((s) => s !== state.seat);
   to.replaceChildren(el("option", { value: "" }, "everyone"),
-    ...(press === "full" ? others.map((s) => el("option", { value: s }, s)) : []));
+    ...(press === "full" ? others.map((s) => el("option", { value: s }, seatName(s))) : []));
   to.value = [...to.options].some((o) => o.value === chosen) ? chosen : "";
 }
 
