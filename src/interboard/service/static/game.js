@@ -81,6 +81,7 @@ async function loadOnce() {
     state.history = await api("GET", `/api/games/${gameId}/history`);
   }
   if (phaseChanged) {
+    quantities.clear();
     state.selected = state.target = null;
     state.link = { kind: null, from: null, to: null };
     announce(`Phase processed: now ${phaseTitle(view)}.`);
@@ -559,6 +560,10 @@ function choiceControls(leaves) {
   return out;
 }
 
+// The number each stepper shows, kept while the page is drawn again (a live update redraws the
+// choices: the number being chosen must not jump back). Forgotten when the phase changes.
+const quantities = new Map();
+
 function quantityControl(group) {
   const byCount = new Map(group.map((l) => [Number(l.path[l.path.length - 1]), l]));
   const counts = [...byCount.keys()].sort((a, b) => a - b);
@@ -572,6 +577,7 @@ function quantityControl(group) {
   let shown = lo;
   const show = (n) => {
     shown = nearest(Math.max(lo, Math.min(hi, n)));
+    quantities.set(id, shown);
     number.value = String(shown);
     if (slider) slider.value = String(shown);
     holder.replaceChildren(orderButton(byCount.get(shown), "primary"));
@@ -581,8 +587,17 @@ function quantityControl(group) {
     onclick: () => show(shown + by),
   }, by < 0 ? "−" : "+");
   number.addEventListener("change", () => show(Number(number.value)));
+  // Typing a number in range updates the order at once (a phone's keyboard may never blur).
+  number.addEventListener("input", () => {
+    const n = Number(number.value);
+    if (!Number.isInteger(n) || n < lo || n > hi || !byCount.has(n)) return;
+    shown = n;
+    quantities.set(id, n);
+    if (slider) slider.value = String(n);
+    holder.replaceChildren(orderButton(byCount.get(n), "primary"));
+  });
   if (slider) slider.addEventListener("input", () => show(Number(slider.value)));
-  show(lo);
+  show(quantities.get(id) ?? lo);
   return el("div", { class: "quantity", role: "group", "aria-label": `${kind}: how many (${lo} to ${hi})` },
     el("label", { for: id }, `${kind}: how many (${lo}–${hi})`),
     el("div", { class: "row" }, step(-1), number, step(1), slider), holder);
@@ -1344,7 +1359,7 @@ function applyMapView() {
   setBox(mapView.box || base);
   if (!mapView.opened && state.view && (!state.seat || state.tree)) {
     mapView.opened = true;
-    const first = phoneView(svg);  // the opening view: on the player's pieces where crowded
+    const first = openingView(svg);  // the opening view: on the player's pieces where crowded
     if (first) setBox(first);
   }
 }
@@ -1354,7 +1369,7 @@ function applyMapView() {
 // several (a spectator sees the first board whole); on a desktop when they would be closer than
 // DESK_PX (a hex map's counters), so that they can be read without zooming twice.
 const DESK_PX = 12;
-function phoneView(svg) {
+function openingView(svg) {
   const phone = phoneLayout();
   const base = mapView.base;
   const boards = [...new Set([...svg.querySelectorAll("g[data-board]")].map((n) => n.dataset.board))];
