@@ -306,3 +306,28 @@ def test_a_surrender_asks_once_more_before_it_is_given(new_context: Any, api: ht
     chooser.locator('.order-choice[data-order="surrender to P2"]').click()
     chooser.get_by_role("button", name="Yes: surrender to P2").click()
     expect(page.locator("#order-list li", has_text="surrender to P2")).to_contain_text("✓ accepted")
+
+
+def test_a_live_update_keeps_the_number_being_chosen(new_context: Any, api: httpx.Client) -> None:
+    """The page is drawn again at every live update (here, another seat's message): the stepper
+    keeps the number the player chose."""
+    seats = {"GERMANY": "Ann", "USSR": "Bob", "UK": "bot", "USA": "bot"}
+    r = api.post("/api/games", json={"variant": "aa_europe_1999", "seed": 3, "seats": seats, "press": "full"})
+    assert r.status_code == 201, r.text
+    game_id, tokens = r.json()["game_id"], r.json()["seat_tokens"]
+    page = open_seat(new_context(LAPTOP_SCREEN), game_id, "GERMANY", tokens["GERMANY"])
+    page.get_by_role("button", name=re.compile(r"^purchase: units to buy")).click()
+    infantry = page.locator("#chooser .quantity", has=page.locator("label", has_text="infantry: how many"))
+    infantry.get_by_role("button", name="More: infantry").click()
+    infantry.get_by_role("button", name="More: infantry").click()
+    expect(infantry.locator(".order-choice")).to_have_attribute("data-order", "buy 3 infantry")
+    messages = page.locator("#messages")
+    sent = api.post(
+        f"/api/games/{game_id}/messages",
+        headers={"Authorization": f"Bearer {tokens['USSR']}"},
+        json={"to": None, "body": "Hello from Moscow"},
+    )
+    assert sent.status_code in (200, 201), sent.text
+    expect(messages).to_contain_text("Hello from Moscow", timeout=LIVE_TIMEOUT)  # the page was redrawn
+    expect(infantry.locator(".order-choice")).to_have_attribute("data-order", "buy 3 infantry")
+    expect(infantry.locator(".quantity-number")).to_have_value("3")
