@@ -585,3 +585,22 @@ def test_a_game_created_without_a_title_is_named_after_its_variant(client: TestC
         title = client.get(f"/api/games/{game}").json()["title"]
         assert title.startswith(titles[variant]) and title.endswith(" game")
         assert not title.endswith("game game"), title
+
+
+@pytest.mark.parametrize(
+    ("body", "where"),
+    [(b"{", "body.1"), (b'{"variant": "standard",}', "body.23"), (b'{"title": "\xff"}', None)],
+    ids=["cut short", "a trailing comma", "not UTF-8"],
+)
+def test_a_body_that_is_not_json_is_a_bad_request(client: TestClient, body: bytes, where: str | None) -> None:
+    """400 with where it stopped being JSON, as docs/server.md says; JSON of the wrong shape is 422."""
+    headers = {"Content-Type": "application/json"}
+    r = client.post("/api/games", content=body, headers=headers)
+    assert r.status_code == 400, r.text
+    assert r.json()["error"] == "the body is not JSON text in UTF-8"
+    if where is not None:  # where JSON stopped; bytes that are not UTF-8 stop the reading itself
+        assert r.json()["details"][0]["where"] == where
+    game = client.post("/api/games", json={"seats": {"FRANCE": "Ann"}}).json()
+    auth = {**headers, "Authorization": f"Bearer {game['seat_tokens']['FRANCE']}"}
+    assert client.put(f"/api/games/{game['game_id']}/orders", content=body, headers=auth).status_code == 400
+    assert client.post("/api/games", content=b'{"title": 5}', headers=headers).status_code == 422

@@ -52,6 +52,7 @@ from .games import (
 )
 from .http import (
     BODY_ERRORS,
+    ERRORS,
     MAX_BODY,
     GameId,
     LimitBody,
@@ -448,13 +449,19 @@ def create_app(
             # Starlette names the methods of the first route on the path only; a path served by
             # several routes (GET and POST /api/games) allows all of theirs.
             headers["Allow"] = ", ".join(_allowed_methods(app, request.scope))
-        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=headers)
+        # FastAPI's 400 is a body it could not read (not UTF-8): said as every other unreadable body.
+        error = ERRORS[400] if exc.status_code == 400 else str(exc.detail)
+        return JSONResponse({"error": error}, status_code=exc.status_code, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def malformed(_: Request, exc: RequestValidationError) -> JSONResponse:
         problems = [
             {"where": ".".join(str(x) for x in e.get("loc", ())), "error": _problem(e)} for e in exc.errors()
         ]
+        if any(e.get("type") == "json_invalid" for e in exc.errors()):
+            # Not JSON at all (or not UTF-8): a bad request, 400, as the documentation says; a
+            # body that is JSON but not what the route takes is malformed, 422.
+            return JSONResponse({"error": ERRORS[400], "details": problems}, status_code=400)
         return JSONResponse({"error": "malformed request", "details": problems}, status_code=422)
 
     seat = errors(401, 403, 404, 422)
