@@ -604,3 +604,47 @@ def test_a_body_that_is_not_json_is_a_bad_request(client: TestClient, body: byte
     auth = {**headers, "Authorization": f"Bearer {game['seat_tokens']['FRANCE']}"}
     assert client.put(f"/api/games/{game['game_id']}/orders", content=body, headers=auth).status_code == 400
     assert client.post("/api/games", content=b'{"title": 5}', headers=headers).status_code == 422
+
+
+SPOOFS = {
+    "a right-to-left override": ("\u202eevil", "U+202E (RIGHT-TO-LEFT OVERRIDE) at position 0"),
+    "a zero-width space": ("a\u200bb", "U+200B (ZERO WIDTH SPACE) at position 1"),
+    "a line break": ("a\nb", "U+000A (a control character) at position 1"),
+}
+
+
+@pytest.mark.parametrize(("text", "said"), SPOOFS.values(), ids=SPOOFS.keys())
+def test_names_and_titles_that_could_spoof_are_refused_with_the_character_named(
+    client: TestClient, text: str, said: str
+) -> None:
+    for body, where in (
+        ({"seats": {"FRANCE": text}}, "body.standard.seats.FRANCE"),
+        ({"title": text}, "body.standard.title"),
+    ):
+        r = client.post("/api/games", json=body)
+        assert r.status_code == 422, r.text
+        problems = {d["where"]: d["error"] for d in r.json()["details"]}
+        assert any(w.startswith(where) and said in e for w, e in problems.items()), problems
+    game = client.post("/api/games", json={}).json()["game_id"]
+    r = client.post(f"/api/games/{game}/join", json={"seat": "FRANCE", "player": text})
+    assert r.status_code == 422 and said in r.text, r.text
+
+
+def test_names_and_titles_are_kept_composed(client: TestClient) -> None:
+    """ "Café" typed with a combining accent is the same name as with the composed letter (NFC)."""
+    made = client.post(
+        "/api/games", json={"seats": {"FRANCE": "Cafe\u0301"}, "title": "Cafe\u0301 game"}
+    ).json()
+    view = client.get(f"/api/games/{made['game_id']}").json()
+    assert view["title"] == "Caf\u00e9 game"
+    assert next(s["player"] for s in view["seats"] if s["seat"] == "FRANCE") == "Caf\u00e9"
+    r = client.post(f"/api/games/{made['game_id']}/join", json={"seat": "ENGLAND", "player": "E\u0301mile"})
+    assert r.status_code == 201, r.text
+    view = client.get(f"/api/games/{made['game_id']}").json()
+    assert next(s["player"] for s in view["seats"] if s["seat"] == "ENGLAND") == "\u00c9mile"
+
+
+def test_the_refused_characters_are_this_pythons_controls_and_format_characters() -> None:
+    from interboard.service.schemas import UNSEEN, unseen_characters
+
+    assert unseen_characters() == UNSEEN

@@ -17,6 +17,7 @@ import logging
 import os
 import sys
 import time
+import unicodedata
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from functools import partial
@@ -79,7 +80,16 @@ from .notices import Notices
 from .observe import AccessLog, Metrics, Observe, install_log_context
 from .placement import Placement
 from .scheduler import Scheduler
-from .schemas import NAME_MAX, NO_NUL, Strict, Whole, create_game_body
+from .schemas import (
+    NAME_MAX,
+    NO_NUL,
+    PLAYER_NAME_OR_EMPTY,
+    UNSEEN_CATEGORIES,
+    Strict,
+    Whole,
+    create_game_body,
+    nfc,
+)
 from .store import open_store
 from .web import install as install_web
 
@@ -116,12 +126,15 @@ class ServerBody(BaseModel):
 
 class JoinBody(Strict):
     seat: str = Field(max_length=32, pattern=r"^[A-Za-z0-9_-]+$")
-    player: str = Field(
-        "",
-        max_length=NAME_MAX,
-        pattern=r"^(?!bot:)(?![ \t\n\r]+$)[^\x00]*$",
-        description="the player's name (omitted or empty: the seat's)",
-    )
+    player: Annotated[
+        str,
+        Field(
+            max_length=NAME_MAX,
+            pattern=PLAYER_NAME_OR_EMPTY,
+            description="the player's name (omitted or empty: the seat's; no control or format character)",
+        ),
+        nfc(NAME_MAX),
+    ] = ""
 
 
 class TokenBody(BaseModel):
@@ -730,6 +743,19 @@ def _problem(error: dict[str, Any]) -> str:
     value = error.get("input")
     if isinstance(value, str) and "\x00" in value:  # say why rather than show the pattern
         return "text may not contain NUL characters"
+    if isinstance(value, str) and error.get("type") == "string_pattern_mismatch":
+        unseen = [
+            k
+            for k, c in enumerate(value)
+            if ord(c) <= 0xFFFF and unicodedata.category(c) in UNSEEN_CATEGORIES
+        ]
+        hidden = unseen[0] if unseen else None
+        if hidden is not None:  # a name or title that could hide or reorder what is shown
+            c = value[hidden]
+            named = unicodedata.name(c, "a control character")
+            return (
+                f"no control or format character may be in it: U+{ord(c):04X} ({named}) at position {hidden}"
+            )
     return str(error.get("msg", ""))
 
 

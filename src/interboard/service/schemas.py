@@ -8,10 +8,12 @@ The variants are told apart by ``variant`` (omitted: ``standard``).
 
 from __future__ import annotations
 
+import unicodedata
 from functools import cache
 from typing import Annotated, Any, ClassVar, Literal, Union
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -58,6 +60,57 @@ Whole = BeforeValidator(_whole)
 after the field's bounds in ``Annotated``, or pydantic writes them into the schema untranslated."""
 NO_NUL = r"^[^\x00]*$"
 """Text without NUL, which PostgreSQL cannot store: said in the schema, so clients know."""
+
+
+UNSEEN = (
+    "\u0000-\u001f\u007f-\u009f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u180e"
+    "\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb"
+)
+"""A regex character class body of the characters a name or title may not hold: controls (line
+breaks among them), format characters (bidirectional overrides, zero-width spaces and joiners), line
+and paragraph separators: Unicode categories Cc, Cf, Zl and Zp in the Basic Multilingual Plane, the
+characters themselves (not escapes: every regular expression engine reads those alike), as written
+out by ``unseen_characters`` (a test checks that they still agree). The few format characters beyond
+it (tags, hieroglyph and musical formatting) are let through."""
+UNSEEN_CATEGORIES = ("Cc", "Cf", "Zl", "Zp")
+
+
+def unseen_characters() -> str:
+    """:data:`UNSEEN` worked out from this Python's Unicode tables."""
+    ranges: list[tuple[int, int]] = []
+    for code in range(0x10000):
+        if unicodedata.category(chr(code)) in UNSEEN_CATEGORIES:
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1] = (ranges[-1][0], code)
+            else:
+                ranges.append((code, code))
+
+    return "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in ranges)
+
+
+SHOWN_TEXT = rf"^[^{UNSEEN}]*$"
+"""Text a person reads as it is (a game's title): none of the characters that hide or reorder
+what is shown, such as a right-to-left override (U+202E) or a zero-width space (U+200B), and no NUL
+(a control)."""
+PLAYER_NAME = rf"^(?!bot:)(?!\s*$)[^{UNSEEN}]*$"
+"""A player's name: shown text, not empty or blank, not starting "bot:" (a seat's kind)."""
+PLAYER_NAME_OR_EMPTY = rf"^(?!bot:)(?!\s+$)[^{UNSEEN}]*$"
+"""A player's name, or nothing (at join: the seat's name is taken)."""
+
+
+def nfc(limit: int) -> AfterValidator:
+    """Text in Unicode's composed form (NFC: "é" one character, however it was typed), so that
+    two names that look the same are the same; no longer than ``limit`` once composed."""
+
+    def compose(text: str) -> str:
+        composed = unicodedata.normalize("NFC", text)
+        if len(composed) > limit:
+            raise ValueError(f"at most {limit} characters once composed (NFC)")
+        return composed
+
+    return AfterValidator(compose)
+
+
 SEED_MAX = 2**53 - 1
 """The largest seed: every client reads it exactly (JavaScript's numbers are exact to 2**53)."""
 NAME_MAX = 100
@@ -67,9 +120,15 @@ PlayerName = Annotated[
     Field(
         min_length=1,
         max_length=NAME_MAX,
-        pattern=r"^(?!bot:)(?![ \t\n\r]*$)[^\x00]*$",
-        description="a player's name (not empty, not starting 'bot:')",
+        pattern=PLAYER_NAME,
+        description="a player's name (not empty, not starting 'bot:', no control or format character)",
     ),
+    nfc(NAME_MAX),
+]
+Title = Annotated[
+    str,
+    Field(max_length=200, pattern=SHOWN_TEXT, description="a game's title (no control or format character)"),
+    nfc(200),
 ]
 Seconds = Annotated[int, Field(ge=1, le=MAX_DEADLINE), Whole]
 DEFAULT_VARIANT = "standard"
@@ -111,7 +170,7 @@ def _variant_body(info: VariantInfo) -> type:
             Field(DEFAULT_VARIANT if info.id == DEFAULT_VARIANT else ..., description=info.title),
         ),
         "family": (_literal([fam.name]) | None, Field(None, description="optional: the variant's family")),
-        "title": (str, Field("", max_length=200, pattern=NO_NUL)),
+        "title": (Title, ""),
         "options": (options, Field(default_factory=options)),
         "seed": (
             Annotated[int, Field(ge=0, le=SEED_MAX), Whole] | None,
