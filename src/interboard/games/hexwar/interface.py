@@ -17,10 +17,6 @@ from .legal import arrival_hexes
 from .state import AVAILABLE, SETUP, Unit, World
 
 
-def counter_text(unit: Unit) -> str:
-    return f"{unit.id} {_values(unit)}{_steps(unit)}"
-
-
 def _steps(unit: Unit) -> str:
     return f", {unit.steps} step{'s' if unit.steps != 1 else ''}" if unit.spec.type.steps > 1 else ""
 
@@ -278,7 +274,6 @@ def _option_tree(world: World, seat: str) -> dict[str, Any]:
 __all__ = [
     "SETUP",
     "action_words",
-    "counter_text",
     "hex_words",
     "in_words",
     "option_tree",
