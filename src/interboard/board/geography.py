@@ -77,6 +77,8 @@ def join_boards(
                     aliases=sp.aliases,
                     at=sp.at,
                     radius=sp.radius,
+                    outline=sp.outline,
+                    label_at=sp.label_at,
                 )
             )
         for loc in board.locations:
@@ -117,6 +119,10 @@ def join_boards(
         power = Power(spec.id, spec.name, spec.adjective, spec.colour, tuple(homes), tuple(homeland))
         out_powers.append(power)
         start_centres.extend((h, spec.id) for h in homes)
+    sea_lines = tuple(
+        (a + space_offset[name], b + space_offset[name]) for name, board in parts for a, b in board.sea_lines
+    )
+    scenery = tuple((name, polygon) for name, board in parts for _, polygon in board.scenery)
     return Board(
         id=id,
         title=title,
@@ -134,6 +140,9 @@ def join_boards(
         boards=tuple(n for n, _ in parts),
         regions=regions,
         size=parts[0][1].size if parts else None,
+        sea_lines=sea_lines,
+        scenery=scenery,
+        label_size=parts[0][1].label_size if parts else None,
     )
 
 
@@ -209,6 +218,11 @@ def with_links(base: Board, links: Iterable[tuple[int, int]], cuts: Iterable[tup
         size=base.size,
         sizes=base.sizes,
         printed=base,
+        wrap=base.wrap,
+        sea_lines=base.sea_lines,
+        seas=base.seas,
+        scenery=base.scenery,
+        label_size=base.label_size,
     )
     if len(cache) >= _MAX_CACHED:
         cache.clear()

@@ -188,11 +188,11 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
         if "outline" in raw:
             points = c.field(raw, "outline", list, where)
             outline = tuple(c.point(v, f"{where} outline", space_size) for v in points)
-            problem = geo.simple_problem(outline)
-            if problem:
-                raise c.fail(where, problem)
-            if at is None or not geo.contains(outline, at):
+            if at is None:
                 raise c.fail(where, "its drawing position 'at' must lie inside its outline")
+        label_at: Point | None = None
+        if "label_at" in raw:
+            label_at = c.point(raw["label_at"], f"{where} label_at", space_size)
         radius: float | None = None
         if "radius" in raw:
             radius = c.field(raw, "radius", (int, float), where)
@@ -226,6 +226,7 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
                 at=at,
                 radius=radius,
                 outline=outline,
+                label_at=label_at,
             )
         )
 
@@ -335,6 +336,11 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
     victory = c.field(data, "victory_centres", int, "top level") if "victory_centres" in data else 0
     regions = _regions(c, data, space_by_id, size) if "regions" in data else ()
     wrap, seas, sea_lines = _sea_drawing(c, data, space_by_id, size)
+    scenery = _scenery(c, data, size)
+    drawing = data.get("drawing")
+    label_size = drawing.get("label_size") if isinstance(drawing, dict) else None
+    if label_size is not None and (not isinstance(label_size, int | float) or label_size <= 0):
+        raise c.fail("drawing", "label_size must be a positive number")
     if any(sp.outline for sp in spaces) or sea_lines:
         _check_outlines(c, spaces, army_adj, fleet_adj, locations, sea_lines)
 
@@ -359,6 +365,8 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
         wrap=wrap,
         sea_lines=sea_lines,
         seas=seas,
+        scenery=scenery,
+        label_size=float(label_size) if label_size is not None else None,
     )
 
 
@@ -443,6 +451,22 @@ def _sea_drawing(
     return wrap, tuple(seas), tuple(lines)
 
 
+def _scenery(
+    c: _Checker, data: Mapping[str, Any], size: Point | None
+) -> tuple[tuple[str, tuple[Point, ...]], ...]:
+    """Land drawn for the eye (``drawing.scenery``: polygons that are no space)."""
+    drawing = data.get("drawing")
+    if not isinstance(drawing, dict) or "scenery" not in drawing:
+        return ()
+    out = []
+    for k, raw in enumerate(c.field(drawing, "scenery", list, "drawing")):
+        where = f"drawing.scenery[{k}]"
+        if not isinstance(raw, list) or len(raw) < 3:
+            raise c.fail(where, "a piece of scenery is a polygon of at least 3 points [x, y]")
+        out.append((str(data.get("board", data.get("id", ""))), tuple(c.point(v, where, size) for v in raw)))
+    return tuple(out)
+
+
 def _check_outlines(
     c: _Checker,
     spaces: list[Space],
@@ -468,27 +492,37 @@ def _check_outlines(
     for a, b in sea_lines:
         if (a, b) not in adjacent:
             raise c.fail("drawing.sea_lines", f"{spaces[a].id} and {spaces[b].id} are not adjacent")
-    for i, sa in enumerate(drawn):
-        for sb in drawn[i + 1 :]:
-            pair = (min(sa.index, sb.index), max(sa.index, sb.index))
-            where = f"outlines of {sa.id} and {sb.id}"
-            shared, problem = geo.pair_problem(sa.outline, sb.outline)
-            if problem:
-                raise c.fail(where, problem)
-            for inner, outer in ((sa, sb), (sb, sa)):
-                if inner.at is not None and geo.contains(outer.outline, inner.at):
-                    raise c.fail(where, f"the point of {inner.id} lies inside {outer.id}")
-            touching = shared >= geo.MIN_BORDER
-            if touching and pair in lines:
-                raise c.fail(where, "they share a border: they need no sea line")
-            if touching and pair not in adjacent:
-                raise c.fail(where, "they share a border but are not adjacent")
-            if not touching and pair in adjacent and pair not in lines:
-                raise c.fail(
-                    where,
-                    f"adjacent, but their outlines share no border (only {shared:.1f} units): "
-                    "join them with a border, or list them in drawing.sea_lines",
-                )
+    boards: dict[str, list[Space]] = {}
+    for sp in spaces:
+        if sp.outline:
+            boards.setdefault(sp.board, []).append(sp)
+    for members in boards.values():
+        shared, problems = geo.coverage([sp.outline for sp in members])
+        for i, j, why in sorted(problems, key=lambda p: (p[1] is not None, p[0], p[1] or 0)):
+            if j is None:
+                raise c.fail(f"space {members[i].id}", why)
+            raise c.fail(f"outlines of {members[i].id} and {members[j].id}", why)
+        for sp in members:
+            if sp.at is None or not geo.contains(sp.outline, sp.at):
+                raise c.fail(f"space {sp.id}", "its drawing position 'at' must lie inside its outline")
+        drawn_here = [k for k, sp in enumerate(members) if sp.kind is not SpaceKind.IMPASSABLE]
+        for u, i in enumerate(drawn_here):
+            for j in drawn_here[u + 1 :]:
+                sa, sb = members[i], members[j]
+                pair = (min(sa.index, sb.index), max(sa.index, sb.index))
+                where = f"outlines of {sa.id} and {sb.id}"
+                length = shared.get((i, j), 0.0)
+                touching = length >= geo.MIN_BORDER
+                if touching and pair in lines:
+                    raise c.fail(where, "they share a border: they need no sea line")
+                if touching and pair not in adjacent:
+                    raise c.fail(where, "they share a border but are not adjacent")
+                if not touching and pair in adjacent and pair not in lines:
+                    raise c.fail(
+                        where,
+                        f"adjacent, but their outlines share no border (only {length:.1f} units): "
+                        "join them with a border, or list them in drawing.sea_lines",
+                    )
 
 
 def _can_stand(kind: UnitKind, loc: Location, space: Space) -> bool:

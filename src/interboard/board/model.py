@@ -72,6 +72,8 @@ class Space:
     """At most this far from ``at`` is the space drawn (an island amid the sea); None: no limit."""
     outline: tuple[Point, ...] = ()
     """The space's own polygon in drawing units (empty: the renderer shades a cell around ``at``)."""
+    label_at: Point | None = None
+    """Where its name is written, inside its outline and clear of ``at`` (None: under ``at``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +155,10 @@ class Board:
     """Pairs of adjacent spaces (indices) whose outlines do not touch, joined by a line over the sea."""
     seas: tuple[tuple[str, Point], ...] = ()
     """Names of seas and oceans and where they are written, on a map drawn with outlines."""
+    scenery: tuple[tuple[str, tuple[Point, ...]], ...] = ()
+    label_size: float | None = None
+    """The size its names are drawn at (drawing units), where the map's labels were placed for it."""
+    """(board, polygon) of land drawn for the eye that is no space (islands, land beyond the edge)."""
 
     # ---- convenience queries used at the edges (parsing, printing, tests) ----
     def space(self, ident: str) -> Space:

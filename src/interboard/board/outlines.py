@@ -7,12 +7,14 @@ map is what is adjacent in the rules: two spaces that share a stretch of border 
 and two adjacent spaces must share one, unless the map lists the pair among its ``sea_lines`` (a
 crossing drawn as a dashed line over the sea). Shared borders use the same vertices on both sides
 (no vertex of one polygon in the middle of the other's edge), so a renderer can tell a coast from an
-inner border by comparing edges. Pure Python: a few thousand segment tests per map.
+inner border by comparing edges. Pure Python: edges are sorted into a grid, so only edges that
+lie near each other are compared (a map of real coastlines has tens of thousands of edges).
 """
 
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from collections.abc import Sequence
 
 from .model import Point
@@ -87,14 +89,13 @@ def same_edge(s: Segment, t: Segment) -> bool:
 
 def contains(poly: Polygon, p: Point) -> bool:
     """True when ``p`` lies inside ``poly`` and not on its outline (even-odd rule)."""
-    if any(distance_to_segment(p, a, b) <= TOLERANCE for a, b in edges(poly)):
-        return False
     x, y = p
     inside = False
-    for (x1, y1), (x2, y2) in edges(poly):
+    for k in range(len(poly)):
+        (x1, y1), (x2, y2) = poly[k - 1], poly[k]
         if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
             inside = not inside
-    return inside
+    return inside and not any(distance_to_segment(p, a, b) <= TOLERANCE for a, b in edges(poly))
 
 
 def simple_problem(poly: Polygon) -> str | None:
@@ -150,3 +151,106 @@ def pair_problem(a: Polygon, b: Polygon) -> tuple[float, str | None]:
             if contains(other, p):
                 return 0.0, f"the point [{p[0]:g}, {p[1]:g}] of one lies inside the other"
     return shared, None
+
+
+GRID = 6.0
+"""Drawing units: the side of the grid's squares that edges are sorted into."""
+
+
+def _point_text(p: Point) -> str:
+    return f"[{p[0]:g}, {p[1]:g}]"
+
+
+def coverage(
+    polys: Sequence[Polygon],
+) -> tuple[dict[tuple[int, int], float], list[tuple[int, int | None, str]]]:
+    """How a set of outlines lies together, all at once: the length of border each pair shares
+    (pairs ``(i, j)``, ``i < j``), and the problems found, as ``(i, j, why)`` (``j`` is None for a
+    problem of outline ``i`` alone). Outlines may share whole edges; any other contact (edges that
+    cross, that run along part of each other, an outline inside another) is a problem."""
+    problems: list[tuple[int, int | None, str]] = []
+    segments: list[tuple[int, int, Point, Point]] = []
+    for i, poly in enumerate(polys):
+        if len(poly) < 3:
+            problems.append((i, None, "an outline has at least 3 points"))
+            continue
+        if abs(area(poly)) < 1.0:
+            problems.append((i, None, "the outline encloses no area"))
+            continue
+        for k, (a, b) in enumerate(edges(poly)):
+            if math.dist(a, b) <= TOLERANCE:
+                problems.append((i, None, f"the outline repeats the point {_point_text(a)}"))
+            segments.append((i, k, a, b))
+    grid: dict[tuple[int, int], list[int]] = defaultdict(list)
+    boxes_of: list[tuple[float, float, float, float]] = []
+    for n, (_, _, a, b) in enumerate(segments):
+        box = (
+            min(a[0], b[0]) - TOLERANCE,
+            min(a[1], b[1]) - TOLERANCE,
+            max(a[0], b[0]) + TOLERANCE,
+            max(a[1], b[1]) + TOLERANCE,
+        )
+        boxes_of.append(box)
+        for gx in range(int(box[0] // GRID), int(box[2] // GRID) + 1):
+            for gy in range(int(box[1] // GRID), int(box[3] // GRID) + 1):
+                grid[(gx, gy)].append(n)
+    shared: dict[tuple[int, int], float] = defaultdict(float)
+    reported: set[tuple[int, int | None]] = set()
+
+    def report(i: int, j: int | None, why: str) -> None:
+        key = (i, j) if j is None else (min(i, j), max(i, j))
+        if key not in reported:
+            reported.add(key)
+            problems.append((key[0], key[1], why))
+
+    for (gx, gy), members in grid.items():
+        for u in range(len(members)):
+            m = members[u]
+            pi, ki, a, b = segments[m]
+            bm = boxes_of[m]
+            for v in range(u + 1, len(members)):
+                n = members[v]
+                bn = boxes_of[n]
+                if bm[2] < bn[0] or bn[2] < bm[0] or bm[3] < bn[1] or bn[3] < bm[1]:
+                    continue
+                # Two edges share several squares: compare them in the first only.
+                if int(max(bm[0], bn[0]) // GRID) != gx or int(max(bm[1], bn[1]) // GRID) != gy:
+                    continue
+                pj, kj, c, d = segments[n]
+                s, t = (a, b), (c, d)
+                if pi == pj:
+                    size = len(polys[pi])
+                    if abs(ki - kj) in (1, size - 1):
+                        continue  # consecutive edges meet at their common point
+                    if crosses(s, t) or overlap(s, t) > TOLERANCE:
+                        report(pi, None, f"the outline crosses itself (the edge from {_point_text(a)})")
+                    continue
+                if crosses(s, t):
+                    report(pi, pj, f"their outlines cross (near {_point_text(a)})")
+                    continue
+                run = overlap(s, t)
+                if run > TOLERANCE:
+                    if not same_edge(s, t):
+                        report(
+                            pi,
+                            pj,
+                            f"they share part of an edge (near {_point_text(a)}): "
+                            "give both outlines the same points along a shared border",
+                        )
+                    else:
+                        shared[(min(pi, pj), max(pi, pj))] += run
+    # Edges that neither cross nor half-share: one outline lies inside another only if any of its
+    # points not on the other does.
+    boxes = [_box(poly) if len(poly) >= 3 else (0.0, 0.0, -1.0, -1.0) for poly in polys]
+    vertex_sets = [set(poly) for poly in polys]
+    for i in range(len(polys)):
+        for j in range(i + 1, len(polys)):
+            bi, bj = boxes[i], boxes[j]
+            if bi[0] > bj[2] or bj[0] > bi[2] or bi[1] > bj[3] or bj[1] > bi[3] or (i, j) in reported:
+                continue
+            for inner, outer in ((i, j), (j, i)):
+                spot = next((p for p in polys[inner] if p not in vertex_sets[outer]), None)
+                if spot is not None and contains(polys[outer], spot):
+                    report(i, j, f"the point {_point_text(spot)} of one lies inside the other")
+                    break
+    return dict(shared), problems
