@@ -7,12 +7,15 @@ read a location's point from its group (``data-x``, ``data-y``) and match it wit
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Iterable, Mapping, Sequence
+import weakref
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..board import Board, Space, SpaceKind
-from .geometry import closest_points, space_shapes
+from .geometry import closest_points, coast_lines, space_shapes
 from .svg import SVG_NS, Attr, Point, el, mix, num, path_points, text_colour_on, text_el, title_el, towards
 
 MARGIN = 12.0
@@ -127,7 +130,6 @@ def draw_spaces(
     coasts_out: list[str] = []
     labels_out: list[str] = []
     for name in frame.names:
-        shapes = space_shapes(board, name)
         ox, oy = frame.offsets[name]
         for space in board.spaces:
             if space.board != name or space.at is None:
@@ -138,23 +140,24 @@ def draw_spaces(
                     "path",
                     {
                         "class": "cell",
-                        "d": path_points([(ox + x, oy + y) for x, y in poly]),
+                        "d": d,
                         "fill": fill,
                         "stroke": "#8c8574" if space.kind is not SpaceKind.SEA else "#8fb3d0",
                         "stroke-width": 0.6,
                     },
                 )
-                for poly in shapes.polygons.get(space.index, [])
+                for d in cell_paths(board, name, space.index, (ox, oy))
             ]
             x, y = frame.space_point(space.index)
+            lx, ly = (ox + space.label_at[0], oy + space.label_at[1]) if space.label_at else (x, y + LABEL_DY)
             is_sea = space.kind is SpaceKind.SEA
             label = text_el(
                 {
                     "class": "label",
-                    "x": x,
-                    "y": y + LABEL_DY,
+                    "x": lx,
+                    "y": ly,
                     "text-anchor": "middle",
-                    "font-size": 10,
+                    "font-size": board.label_size or 10,
                     "font-weight": "bold",
                     "font-style": "italic" if is_sea else None,
                     "fill": SEA_INK if is_sea else INK,
@@ -196,6 +199,7 @@ def draw_spaces(
             for loc in space.coasts:
                 coasts_out.append(_coast_group(frame, loc))
     out.extend(spaces_out)
+    out.extend(scenery(frame))  # islands lie on the seas around them
     out.extend(_borders(frame))
     out.extend(coasts_out)
     out.append(el("g", {"class": "labels", "pointer-events": "none"}, *labels_out))
@@ -252,6 +256,71 @@ def _coast_group(frame: Frame, loc: int) -> str:
     )
 
 
+SCENERY = "#ddd8c8"
+T = TypeVar("T")
+
+_STATIC: weakref.WeakKeyDictionary[Board, dict[tuple[object, ...], object]] = weakref.WeakKeyDictionary()
+
+
+def _static(board: Board, key: tuple[object, ...], make: Callable[[], T]) -> T:
+    """A part of a board's drawing that no position changes (cached per board: a map of real
+    coastlines has thousands of points, and every drawing of the board writes them)."""
+    per_board = _STATIC.setdefault(board.base, {})
+    if key not in per_board:
+        per_board[key] = make()
+    return per_board[key]  # type: ignore[return-value]
+
+
+def _coast_paths(board: Board, printed: str, size: Point, offset: Point) -> list[str]:
+    ox, oy = offset
+    return [
+        path_points([(ox + x, oy + y) for x, y in line], closed=False)
+        for line in coast_lines(board, printed, size)
+    ]
+
+
+def cell_paths(board: Board, printed: str, space: int, offset: Point) -> list[str]:
+    """The path data of a space's cells on one printed board, moved by ``offset``."""
+
+    def make() -> dict[int, list[str]]:
+        ox, oy = offset
+        return {
+            index: [path_points([(ox + x, oy + y) for x, y in poly]) for poly in polys]
+            for index, polys in space_shapes(board.base, printed).polygons.items()
+        }
+
+    return _static(board, ("cells", printed, offset), make).get(space, [])
+
+
+def scenery(frame: Frame) -> list[str]:
+    """Land that is no space (islands, land beyond the board's edge), drawn for the eye only: a
+    click on an island reaches the sea it lies in."""
+
+    def make() -> list[str]:
+        return [
+            path_points([(frame.offsets[name][0] + x, frame.offsets[name][1] + y) for x, y in polygon])
+            for name, polygon in frame.board.base.scenery
+            if name in frame.offsets
+        ]
+
+    parts = _static(frame.board, ("scenery", tuple(frame.offsets.items())), make)
+    if not parts:
+        return []
+    return [
+        el(
+            "path",
+            {
+                "class": "scenery",
+                "d": "".join(parts),
+                "fill": SCENERY,
+                "stroke": COASTLINE,
+                "stroke-width": 0.8,
+                "pointer-events": "none",
+            },
+        )
+    ]
+
+
 def board_frames(frame: Frame, css: str, fill: str) -> list[str]:
     """Each printed board's background rectangle (``data-board`` names it), filled as the sea."""
     out = []
@@ -283,6 +352,9 @@ def passage_pairs(frame: Frame) -> list[tuple[int, int]]:
     """Adjacent spaces of one board whose cells share too little border to see: a dashed passage
     joins them on the map (and a legend should say what it means)."""
     board = frame.board.base
+    if any(sp.outline for sp in board.spaces):
+        # The map's loader checked its outlines: what does not touch is joined by a sea line.
+        return list(board.sea_lines)
     adjacent = adjacent_spaces(board)
     out: list[tuple[int, int]] = []
     for name in frame.names:
@@ -319,6 +391,21 @@ def _borders(frame: Frame) -> list[str]:
     for name in frame.names:
         ox, oy = frame.offsets[name]
         shapes = space_shapes(board, name)
+        if any(sp.outline for sp in board.spaces if sp.board == name):
+            coast.extend(
+                _static(
+                    board,
+                    ("coasts", name, (ox, oy)),
+                    functools.partial(_coast_paths, board, name, frame.sizes[name], (ox, oy)),
+                )
+            )
+            walls.extend(
+                f"M{num(ox + e.p[0])} {num(oy + e.p[1])}L{num(ox + e.q[0])} {num(oy + e.q[1])}"
+                for e in shapes.edges
+                if (e.a, e.b) not in adjacent
+                and SpaceKind.IMPASSABLE not in (board.spaces[e.a].kind, board.spaces[e.b].kind)
+            )
+            continue
         for e in shapes.edges:
             ka, kb = board.spaces[e.a].kind, board.spaces[e.b].kind
             if SpaceKind.IMPASSABLE in (ka, kb):

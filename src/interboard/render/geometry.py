@@ -15,7 +15,7 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..board import Board, SpaceKind
+from ..board import Board, Space, SpaceKind
 
 Point = tuple[float, float]
 Polygon = list[Point]
@@ -157,6 +157,11 @@ def space_shapes(board: Board, printed: str | None = None) -> SpaceShapes:
     found = cache.get(key)
     if found is not None:
         return found
+    outlined = [sp for sp in board.spaces if sp.outline and (printed is None or sp.board == printed)]
+    if outlined:
+        shapes = _outline_shapes(outlined)
+        cache[key] = shapes
+        return shapes
     size = board.size_of(printed) if printed is not None else board.size
     if size is None:
         raise ValueError(f"map {board.id!r} has no drawing size: its spaces cannot be placed")
@@ -176,6 +181,91 @@ def space_shapes(board: Board, printed: str | None = None) -> SpaceShapes:
     shapes = SpaceShapes(polygons, tuple(_borders(sites, weights, cells, width, height, radii)))
     cache[key] = shapes
     return shapes
+
+
+def _outline_shapes(spaces: Sequence[Space]) -> SpaceShapes:
+    """The shapes of a map drawn with its own outlines: each space its polygon, and the edges two
+    outlines share (the map's loader made neighbours use the same points along a border)."""
+    polygons: dict[int, list[Polygon]] = {sp.index: [list(sp.outline)] for sp in spaces}
+    sides: dict[tuple[Point, Point], list[tuple[int, Point, Point]]] = {}
+    for sp in spaces:
+        poly = sp.outline
+        for k in range(len(poly)):
+            p, q = poly[k], poly[(k + 1) % len(poly)]
+            sides.setdefault((p, q) if p <= q else (q, p), []).append((sp.index, p, q))
+    edges = [
+        Edge(min(a, b), max(a, b), p, q)
+        for found in sides.values()
+        if len(found) == 2 and (a := found[0][0]) != (b := found[1][0])
+        for _, p, q in found[:1]
+    ]
+    edges.sort(key=lambda e: (e.a, e.b, e.p, e.q))
+    return SpaceShapes(polygons, tuple(edges))
+
+
+_COASTS: weakref.WeakKeyDictionary[Board, dict[str, list[list[Point]]]] = weakref.WeakKeyDictionary()
+
+
+def coast_lines(board: Board, printed: str, size: Point) -> list[list[Point]]:
+    """On a map drawn with outlines, the coasts of one printed board as polylines: every edge of a
+    land space that borders a sea space or open water (no space, no scenery, not the board's edge),
+    consecutive edges joined into one line (cached per board)."""
+    board = board.base
+    cache = _COASTS.setdefault(board, {})
+    found = cache.get(printed)
+    if found is not None:
+        return found
+    here = [sp for sp in board.spaces if sp.outline and sp.board == printed]
+    owners: dict[tuple[Point, Point], list[int]] = {}
+
+    def key(p: Point, q: Point) -> tuple[Point, Point]:
+        return (p, q) if p <= q else (q, p)
+
+    for sp in here:
+        poly = sp.outline
+        for k in range(len(poly)):
+            owners.setdefault(key(poly[k], poly[(k + 1) % len(poly)]), []).append(sp.index)
+    for name, poly in board.scenery:
+        if name == printed:
+            for k in range(len(poly)):
+                owners.setdefault(key(poly[k], poly[(k + 1) % len(poly)]), []).append(-1)
+    width, height = size
+
+    def on_edge(p: Point, q: Point) -> bool:
+        return (p[0] == q[0] and p[0] in (0.0, width)) or (p[1] == q[1] and p[1] in (0.0, height))
+
+    lines: list[list[Point]] = []
+    for sp in here:
+        if sp.kind is SpaceKind.SEA:
+            continue
+        poly = sp.outline
+        n = len(poly)
+        coast = []
+        for k in range(n):
+            p, q = poly[k], poly[(k + 1) % n]
+            others = [o for o in owners[key(p, q)] if o != sp.index]
+            coast.append(
+                not on_edge(p, q) and all(o >= 0 and board.spaces[o].kind is SpaceKind.SEA for o in others)
+            )
+        if all(coast):
+            lines.append([*poly, poly[0]])
+            continue
+        # Start at an edge that is no coast, so every run of coast is whole.
+        start = coast.index(False)
+        run: list[Point] = []
+        for step in range(1, n + 1):
+            k = (start + step) % n
+            if coast[k]:
+                if not run:
+                    run.append(poly[k])
+                run.append(poly[(k + 1) % n])
+            elif run:
+                lines.append(run)
+                run = []
+        if run:
+            lines.append(run)
+    cache[printed] = lines
+    return lines
 
 
 def _borders(
