@@ -56,6 +56,7 @@ SMOKE = {
         "normal",
     ],
     "bench_legal.py": ["--phases", "4", "--repeat", "1"],
+    "bench_maps.py": ["--repeat", "1"],
     "bench_request_line.py": ["--lines", "10", "--repeat", "1"],
     "bench_routes.py": ["--calls", "5", "--repeat", "1"],
     "bench_twin_earths.py": ["--games", "1", "--phases", "4", "--repeat", "1"],
@@ -64,6 +65,8 @@ SMOKE = {
 """Each script with the arguments of its smallest run."""
 
 REPORTED = {
+    # Each board drawn from real geography against its cells, with both sizes of the SVG.
+    "bench_maps.py": [r"^standard\s+\d+\.\dms\s+\d+\.\dms\s+\d+\.\d\d\s+\d+kB\s+\d+kB$"],
     # The seats' client played whole rounds (views, trees, orders, Readies) with nothing refused.
     # The server's own count of its service's CPU reached the report: not nothing, for the views;
     # and its count of the writes committed in the event loops' batches.

@@ -3,21 +3,21 @@
 Run once by hand; the output, src/interboard/games/diplomacy/data/maps/standard.json, is committed
 (tests/render/test_layout.py checks that this script still reproduces it). The facts
 (names, aliases, adjacency, centres, 1901 units) come from the DPjudge standard map (MIT); the
-homelands (every home province, not only centres) are from the printed board; the drawing positions
-from tools/standard_layout.json.
+homelands (every home province, not only centres) are from the printed board. Where each space lies
+(``geo``) and the drawing made from it by tools/make_real_maps.py are not facts of the game: they are
+kept from the shipped file as they are.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 
+import mapfile
+
 REF = Path(__file__).resolve().parent / "reference" / "diplomacy"
 """Copies of the DPjudge standard map's facts (MIT, see dpjudge_LICENSE.txt there)."""
-# Drawing positions are the project's own (invented from geography, tuned by hand for legibility).
-LAYOUT = Path(__file__).resolve().parent / "standard_layout.json"
 OUT = (
     Path(__file__).resolve().parents[1]
     / "src"
@@ -81,9 +81,10 @@ def main() -> int:
             space["aliases"] = extra
         spaces.append(space)
     spaces.append({"id": "SWI", "name": "Switzerland", "kind": "impassable"})
-    layout = json.loads(LAYOUT.read_text())
+    shipped = json.loads(OUT.read_text(encoding="utf-8")) if OUT.exists() else {}
+    placed = {sp["id"]: sp for sp in shipped.get("spaces", [])}
     for space in spaces:
-        space.update(layout["spaces"][space["id"]])
+        space.update({k: v for k, v in placed.get(space["id"], {}).items() if k in mapfile.PLACES})
 
     def edges(adj: dict[str, list[str]]) -> list[list[str]]:
         seen = set()
@@ -113,7 +114,8 @@ def main() -> int:
         "id": "standard",
         "title": "Standard Diplomacy",
         "source": "Transcribed from the DPjudge standard map (serrasqueiro/dpjudge, MIT, (c) 2017 Manus Hand)"
-        " by tools/transcribe_standard.py; homelands from the printed board.",
+        " by tools/transcribe_standard.py; homelands from the printed board. Drawn by tools/make_real_maps.py"
+        " from Natural Earth's coastlines and borders (public domain) and each space's place (geo).",
         "spaces": spaces,
         "adjacency": {"army": edges(derived["army_adjacency"]), "fleet": edges(derived["fleet_adjacency"])},
         "powers": powers,
@@ -123,12 +125,10 @@ def main() -> int:
             "centres": {name: info["home_centers"] for name, info in derived["powers"].items()},
         },
         "victory_centres": 18,
-        "drawing": layout["drawing"],
     }
-    text = json.dumps(data, indent=1)
-    # Keep short lists (edges, coasts) on one line so the file stays readable.
-    text = re.sub(r"\[\s+([^\[\]{}]*?)\s+\]", lambda m: "[" + " ".join(m.group(1).split()) + "]", text)
-    OUT.write_text(text + "\n")
+    if "drawing" in shipped:
+        data["drawing"] = shipped["drawing"]
+    OUT.write_text(mapfile.dump(data), encoding="utf-8")
     print(f"wrote {OUT}: {len(spaces)} spaces")
     return 0
 

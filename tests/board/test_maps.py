@@ -137,6 +137,8 @@ def test_optional_parts_of_a_map() -> None:
         data.pop(key, None)
     data["drawing"] = {"width": 100, "height": 50}
     for i, raw in enumerate(data["spaces"]):
+        for drawn in ("outline", "label_at", "coast_at"):
+            raw.pop(drawn, None)
         raw["at"] = [i % 100, 1]
         if raw.get("coasts"):
             raw["coast_at"] = {code.lower(): [i % 100, 2] for code in raw["coasts"]}

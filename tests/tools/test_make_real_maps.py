@@ -1,0 +1,129 @@
+"""tools/make_real_maps.py draws a board from Natural Earth and the board's facts: a small board
+(Iberia between two seas) is cut here from the real coastline and checked as the loader checks it.
+
+Needs the ``maps`` extra (shapely) and Natural Earth's data, which the tool takes from the npm
+registry once (``world-atlas``, checked against the registry's SHA-512)."""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from interboard.board import SpaceKind, board_from_data
+from interboard.board.errors import MapDataError
+
+pytest.importorskip("shapely")
+
+TOOLS = Path(__file__).resolve().parents[2] / "tools"
+
+
+@pytest.fixture(scope="module")
+def tool() -> ModuleType:
+    sys.path.insert(0, str(TOOLS))
+    try:
+        spec = importlib.util.spec_from_file_location("make_real_maps", TOOLS / "make_real_maps.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["make_real_maps"] = module  # its dataclasses look themselves up there
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(TOOLS))
+    return module
+
+
+RECIPE: dict[str, Any] = {
+    "projection": {"lon0": -4, "lat0": 40, "parallels": [36, 44]},
+    "extent": [[-11, 44.5], [5, 44.5], [5, 35.5], [-11, 35.5]],
+    "width": 400,
+    "label_size": 12,
+    "groups": [
+        {"countries": ["Portugal"], "spaces": ["POR"]},
+        {"countries": ["Spain", "Andorra"], "spaces": ["SPA"]},
+        {"countries": ["France"], "spaces": ["GAS"]},
+    ],
+    "neutral": [[-5, 33], [3, 33]],
+}
+
+BOARD: dict[str, Any] = {
+    "format": "interboard-map/1",
+    "id": "iberia",
+    "title": "Iberia",
+    "spaces": [
+        {"id": "POR", "name": "Portugal", "kind": "coast", "geo": [[-8.2, 39.8]]},
+        {"id": "SPA", "name": "Spain", "kind": "coast", "geo": [[-3.7, 40.2]]},
+        {"id": "GAS", "name": "Gascony", "kind": "coast", "geo": [[0.5, 44.0]]},
+        {"id": "ATL", "name": "Atlantic", "kind": "sea", "geo": [[-10.0, 40.0], [-4.0, 44.3]]},
+        {"id": "MED", "name": "Mediterranean", "kind": "sea", "geo": [[2.0, 39.5]]},
+    ],
+    "adjacency": {
+        "army": [["POR", "SPA"], ["SPA", "GAS"]],
+        "fleet": [
+            ["POR", "ATL"],
+            ["SPA", "ATL"],
+            ["SPA", "MED"],
+            ["ATL", "MED"],
+            ["GAS", "ATL"],
+            ["GAS", "MED"],
+        ],
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def drawn(tool: ModuleType) -> dict[str, Any]:
+    board = copy.deepcopy(BOARD)
+    tool.draw(RECIPE, board)
+    return board
+
+
+def test_a_board_is_cut_from_the_real_coastline_and_loads(tool: ModuleType, drawn: dict[str, Any]) -> None:
+    assert tool.report(drawn) == []
+    board = board_from_data(drawn, source="iberia.json")  # the loader's checks: see board.outlines
+    assert board.size == (400.0, drawn["drawing"]["height"]) and 250 < board.size[1] < 450
+    por, spa = board.space("POR"), board.space("SPA")
+    # Portugal is Natural Earth's: west of Spain, about a fifth of Iberia's land.
+    assert max(x for x, _ in por.outline) < max(x for x, _ in spa.outline)
+    assert 0.12 < _area(por.outline) / (_area(por.outline) + _area(spa.outline)) < 0.25
+    # A real coast has hundreds of points; each space has its label spot inside it.
+    assert len(spa.outline) > 100
+    for sp in board.spaces:
+        assert sp.label_at is not None and sp.at is not None
+    assert board.label_size == 12.0
+    # The Balearic Islands belong to no space here: they are scenery.
+    assert any(max(x for x, _ in p) > spa.at[0] for _, p in board.scenery)
+    assert {sp.kind for sp in board.spaces} == {SpaceKind.COAST, SpaceKind.SEA}
+
+
+def test_what_touches_without_being_adjacent_is_reported(tool: ModuleType, drawn: dict[str, Any]) -> None:
+    """A border the rules do not have is named by the tool and refused by the loader."""
+    board = copy.deepcopy(drawn)
+    board["adjacency"]["army"].remove(["SPA", "GAS"])
+    assert tool.report(board) == [f"GAS and SPA touch ({_shared(tool, drawn)} units) but are not adjacent"]
+    with pytest.raises(
+        MapDataError, match="outlines of SPA and GAS: they share a border but are not adjacent"
+    ):
+        board_from_data(board, source="iberia.json")
+
+
+def test_a_space_placed_in_the_sea_is_refused(tool: ModuleType) -> None:
+    board = copy.deepcopy(BOARD)
+    board["spaces"][0]["geo"] = [[-12.0, 39.5]]  # Portugal's point in the Atlantic
+    with pytest.raises(tool.RecipeError, match=r"the first point of \['POR'\]"):
+        tool.draw(RECIPE, board)
+
+
+def _area(poly: tuple[tuple[float, float], ...]) -> float:
+    return abs(sum(p[0] * q[1] - q[0] * p[1] for p, q in zip(poly, poly[1:] + poly[:1], strict=True))) / 2
+
+
+def _shared(tool: ModuleType, board: dict[str, Any]) -> str:
+    from shapely.geometry import Polygon
+
+    outlines = {sp["id"]: Polygon(sp["outline"]) for sp in board["spaces"]}
+    return f"{tool._shared(outlines['GAS'], outlines['SPA']):.1f}"

@@ -1,0 +1,725 @@
+"""Draw a board's spaces from real geography: the outlines in its map file, made from Natural Earth.
+
+    pip install -e '.[maps]'
+    python tools/make_real_maps.py standard            # one board, by its recipe's name
+    python tools/make_real_maps.py --all               # every recipe in tools/maps/
+
+Run by hand; the output is committed, so the project never needs this tool or its dependencies.
+
+What goes in:
+
+- **The world's geography**: Natural Earth's 1:50m land and countries (public domain), as the npm
+  package ``world-atlas`` carries them (TopoJSON). The tool downloads that release once from the
+  npm registry, checks the archive against the SHA-512 the registry publishes, and keeps it under
+  ``tools/maps/.cache``.
+- **The board's facts**, in its map file: each space's ``geo``, a list of ``[longitude, latitude]``
+  points. The first is where the space is (its unit and its label go near it); any others shape it
+  (the space reaches them). A split coast's ``coast_geo`` says where a fleet on that coast stands.
+  The adjacency is the game's; nothing is traced from a printed board.
+- **A recipe**, ``tools/maps/<name>.json``: the map file; the projection (Lambert's conformal
+  conic) and an optional ``magnify`` (a fisheye that draws the crowded middle larger, as printed
+  boards do); the places the board must show (``extent``: the drawing is the smallest rectangle
+  around them) and its width; which countries bound which spaces (``groups``: France's real
+  borders around the six French provinces); land added where the board closes a strait
+  (``bridges``, owned by a space or by whichever is nearest); places that belong to no space
+  (``neutral``); adjacent pairs drawn as passages (``passages``); and the labels' size.
+
+How a board is cut: land and sea are parted by the real coastline, simplified to what shows at the
+drawing's scale. Each group's countries are split among its spaces as the Voronoi cells of their
+points; the rest of the land among the other land spaces the same way, and the sea among the sea
+spaces. A piece of a space cut off from its first point (a cape across a bay) joins the neighbour
+it shares most border with; land that no space keeps (an island) is drawn as scenery. Borders
+are then noded and simplified as one coverage, so neighbours share their points. Each space's
+unit spot and label spot are chosen last: the label inside the space, clear of the unit's spot,
+of split coasts and of every other label.
+
+The tool ends by listing what the loader would refuse: spaces that touch without being adjacent,
+or are adjacent without touching. Each is fixed by moving or adding points in the space's ``geo``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import io
+import json
+import math
+import sys
+import tarfile
+import urllib.request
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import mapfile
+
+try:
+    import shapely
+    import shapely.ops
+    import shapely.prepared
+    from shapely.geometry import MultiPoint, MultiPolygon, Point, Polygon, box
+    from shapely.ops import unary_union
+except ImportError:  # pragma: no cover - a hint for people without the maps extra
+    sys.exit("this tool needs shapely: pip install -e '.[maps]'")
+
+ROOT = Path(__file__).resolve().parents[1]
+RECIPES = Path(__file__).resolve().parent / "maps"
+CACHE = RECIPES / ".cache"
+ATLAS = "world-atlas"
+ATLAS_VERSION = "2.0.2"
+ATLAS_SHA512 = "IXfV0qwlKXpckz1FhwXVwKRjiIhOnWttOskm5CtxMsjgE/MXAYRHWJqgXOpM8IkcPBoXnyTU5lFHcYa5ChG0LQ=="
+"""The ``dist.integrity`` the npm registry publishes for world-atlas 2.0.2."""
+PRECISION = 1
+"""Decimals kept in the drawing units of the committed outlines."""
+
+
+class RecipeError(Exception):
+    pass
+
+
+# --- Natural Earth, as world-atlas carries it -------------------------------------------------
+
+
+def atlas_file(name: str) -> dict[str, Any]:
+    """One TopoJSON file of world-atlas (downloaded once, checked against the registry's hash)."""
+    path = CACHE / f"{ATLAS}-{ATLAS_VERSION}" / name
+    if not path.exists():
+        url = f"https://registry.npmjs.org/{ATLAS}/-/{ATLAS}-{ATLAS_VERSION}.tgz"
+        print(f"downloading {url}", file=sys.stderr)
+        with urllib.request.urlopen(url, timeout=60) as response:
+            archive = response.read()
+        digest = base64.b64encode(hashlib.sha512(archive).digest()).decode()
+        if digest != ATLAS_SHA512:
+            raise RecipeError(f"{url}: the archive's SHA-512 is not the one the registry publishes")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            for member in tar.getmembers():
+                if member.isfile() and member.name.endswith(".json"):
+                    extracted = tar.extractfile(member)
+                    assert extracted is not None
+                    (path.parent / Path(member.name).name).write_bytes(extracted.read())
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def _decode_arcs(topology: dict[str, Any]) -> list[list[tuple[float, float]]]:
+    """TopoJSON's quantised, delta-encoded arcs as longitude and latitude."""
+    (sx, sy), (tx, ty) = topology["transform"]["scale"], topology["transform"]["translate"]
+    arcs = []
+    for arc in topology["arcs"]:
+        x = y = 0
+        points = []
+        for dx, dy in arc:
+            x += dx
+            y += dy
+            points.append((x * sx + tx, y * sy + ty))
+        arcs.append(points)
+    return arcs
+
+
+def _ring(arcs: list[list[tuple[float, float]]], indexes: Sequence[int]) -> list[tuple[float, float]]:
+    points: list[tuple[float, float]] = []
+    for i in indexes:
+        arc = arcs[i] if i >= 0 else arcs[~i][::-1]
+        points.extend(arc[1:] if points else arc)
+    return points
+
+
+def topo_geometries(
+    topology: dict[str, Any], collection: str
+) -> list[tuple[dict[str, Any], list[list[Any]]]]:
+    """(properties, polygons as lists of lon/lat rings) of each geometry of a TopoJSON collection."""
+    arcs = _decode_arcs(topology)
+    out = []
+    for geometry in topology["objects"][collection]["geometries"]:
+        kind = geometry.get("type")
+        polygons = (
+            [geometry["arcs"]]
+            if kind == "Polygon"
+            else geometry.get("arcs", [])
+            if kind == "MultiPolygon"
+            else []
+        )
+        rings = [[_ring(arcs, ring) for ring in polygon] for polygon in polygons]
+        out.append((geometry.get("properties", {}), rings))
+    return out
+
+
+# --- Projections -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Projection:
+    """Lambert's conformal conic projection (a sphere), the usual one for maps of Europe."""
+
+    lon0: float
+    lat0: float
+    parallels: tuple[float, float]
+
+    def __post_init__(self) -> None:
+        p1, p2 = (math.radians(p) for p in self.parallels)
+        n = (
+            math.sin(p1)
+            if abs(p1 - p2) < 1e-9
+            else math.log(math.cos(p1) / math.cos(p2))
+            / math.log(math.tan(math.pi / 4 + p2 / 2) / math.tan(math.pi / 4 + p1 / 2))
+        )
+        f = math.cos(p1) * math.tan(math.pi / 4 + p1 / 2) ** n / n
+        object.__setattr__(self, "_n", n)
+        object.__setattr__(self, "_f", f)
+        object.__setattr__(self, "_rho0", self._rho(self.lat0))
+
+    def _rho(self, lat: float) -> float:
+        lat = max(-89.9, min(89.9, lat))
+        return float(self._f / math.tan(math.pi / 4 + math.radians(lat) / 2) ** self._n)  # type: ignore[attr-defined]
+
+    def __call__(self, lon: float, lat: float) -> tuple[float, float]:
+        """Projected (x east, y north), in earth radii."""
+        dlon = (lon - self.lon0 + 180) % 360 - 180
+        theta = self._n * math.radians(dlon)  # type: ignore[attr-defined]
+        rho = self._rho(lat)
+        return rho * math.sin(theta), self._rho0 - rho * math.cos(theta)  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class Magnifier:
+    """A graphical fisheye (Sarkar and Brown's): distances from ``centre`` grow by ``1 + power``
+    there and shrink towards ``reach``, as printed boards draw the crowded middle of a map larger
+    than its edges. Points keep their direction from the centre, so the map stays recognisable."""
+
+    centre: tuple[float, float]
+    power: float
+    reach: float
+
+    def __call__(self, x: float, y: float) -> tuple[float, float]:
+        dx, dy = x - self.centre[0], y - self.centre[1]
+        d = math.hypot(dx, dy)
+        if d == 0 or self.power == 0:
+            return x, y
+        t = min(d / self.reach, 1.0)
+        grown = (self.power + 1) * t / (self.power * t + 1) * self.reach
+        if d > self.reach:
+            grown += d - self.reach
+        return self.centre[0] + dx * grown / d, self.centre[1] + dy * grown / d
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Where the board's rectangle lies in the projection, and its size in drawing units."""
+
+    projection: Projection
+    magnifier: Magnifier | None
+    left: float
+    top: float
+    scale: float
+    width: float
+    height: float
+
+    def plane(self, lon: float, lat: float) -> tuple[float, float]:
+        x, y = self.projection(lon, lat)
+        return self.magnifier(x, y) if self.magnifier else (x, y)
+
+    def __call__(self, lon: float, lat: float) -> tuple[float, float]:
+        x, y = self.plane(lon, lat)
+        return (x - self.left) * self.scale, (self.top - y) * self.scale
+
+    def geometry(self, rings: Iterable[Sequence[tuple[float, float]]]) -> list[list[tuple[float, float]]]:
+        return [[self(lon, lat) for lon, lat in ring] for ring in rings]
+
+
+def make_frame(recipe: dict[str, Any]) -> Frame:
+    p = recipe["projection"]
+    projection = Projection(p["lon0"], p["lat0"], tuple(p["parallels"]))
+    magnifier = None
+    if "magnify" in recipe:
+        m = recipe["magnify"]
+        centre = projection(*m["centre"])
+        reach = max(math.dist(centre, projection(lon, lat)) for lon, lat in recipe["extent"])
+        magnifier = Magnifier(centre, float(m["power"]), reach)
+    bare = Frame(projection, magnifier, 0.0, 0.0, 1.0, 0.0, 0.0)
+    # The drawing is the smallest rectangle around the places the board must show.
+    xs, ys = zip(*(bare.plane(lon, lat) for lon, lat in recipe["extent"]), strict=True)
+    width = float(recipe["width"])
+    scale = width / (max(xs) - min(xs))
+    return Frame(projection, magnifier, min(xs), max(ys), scale, width, round((max(ys) - min(ys)) * scale))
+
+
+# --- Cutting the board -------------------------------------------------------------------------
+
+
+def _polygons(geometry: Any) -> list[Polygon]:
+    if geometry.is_empty:
+        return []
+    if isinstance(geometry, Polygon):
+        return [geometry]
+    if isinstance(geometry, MultiPolygon):
+        return list(geometry.geoms)
+    return [g for part in getattr(geometry, "geoms", []) for g in _polygons(part)]
+
+
+def _projected(frame: Frame, polygons: list[list[Any]], where: Polygon) -> Any:
+    parts = []
+    for rings in polygons:
+        outer, *holes = frame.geometry(rings)
+        if len(outer) < 4:
+            continue
+        poly = Polygon(outer, [h for h in holes if len(h) >= 4]).buffer(0)
+        if poly.intersects(where):
+            parts.append(poly.intersection(where))
+    return unary_union(parts)
+
+
+@dataclass
+class Site:
+    space: str
+    point: tuple[float, float]
+    first: bool
+
+
+def _cells(sites: list[Site], domain: Any, frame_box: Polygon) -> dict[str, Any]:
+    """Each space's share of ``domain``: the union of its sites' Voronoi cells, cut to the domain."""
+    if not sites:
+        return {}
+    if len(sites) == 1:
+        return {sites[0].space: domain}
+    cells = shapely.voronoi_polygons(MultiPoint([s.point for s in sites]), extend_to=frame_box, ordered=True)
+    by_space: dict[str, list[Any]] = defaultdict(list)
+    for site, cell in zip(sites, cells.geoms, strict=True):
+        by_space[site.space].append(cell)
+    return {space: unary_union(parts).intersection(domain) for space, parts in by_space.items()}
+
+
+@dataclass
+class Piece:
+    space: str | None
+    """None for scenery: land no space claims."""
+    polygon: Polygon
+    sea: bool
+
+
+def _shared(a: Polygon, b: Polygon) -> float:
+    if not a.intersects(b):
+        return 0.0
+    return float(a.boundary.intersection(b.boundary).length)
+
+
+def _resolve(pieces: list[Piece], first_point: dict[str, tuple[float, float]]) -> list[Piece]:
+    """One polygon per space: a piece away from its space's first point joins the neighbour of its
+    own kind it shares most border with (land no neighbour touches becomes scenery)."""
+    mains: dict[str, Piece] = {}
+    orphans: list[Piece] = []
+    for piece in pieces:
+        if piece.space is None:
+            continue
+        if piece.space not in mains and piece.polygon.distance(Point(first_point[piece.space])) < 1e-6:
+            mains[piece.space] = piece
+        else:
+            orphans.append(piece)
+    missing = set(first_point) - set(mains)
+    if missing:
+        raise RecipeError(
+            f"the first point of {sorted(missing)} is not in its own kind of ground (land or sea)"
+        )
+    orphans.sort(key=lambda p: p.polygon.area)
+    changed = True
+    while orphans and changed:
+        changed = False
+        for orphan in list(orphans):
+            bounds = orphan.polygon.bounds
+            best, best_length = None, 0.0
+            for main in mains.values():
+                mb = main.polygon.bounds
+                if (
+                    main.sea != orphan.sea
+                    or mb[0] > bounds[2]
+                    or mb[2] < bounds[0]
+                    or mb[1] > bounds[3]
+                    or mb[3] < bounds[1]
+                ):
+                    continue
+                length = _shared(main.polygon, orphan.polygon)
+                if length > best_length + 1e-9:
+                    best, best_length = main, length
+            if best is None or best_length < 0.5:
+                continue
+            merged = _polygons(unary_union([best.polygon, orphan.polygon]))
+            merged.sort(key=lambda p: -p.area)
+            best.polygon = merged[0]
+            orphans.remove(orphan)
+            changed = True
+    scenery = [p.polygon for p in pieces if p.space is None]
+    for orphan in orphans:
+        if orphan.polygon.area > 20:
+            c = orphan.polygon.representative_point()
+            what = "kept as scenery" if not orphan.sea else "left as open water"
+            print(
+                f"note: a piece of {orphan.space} at [{c.x:.0f}, {c.y:.0f}] touches none of its kind: {what}",
+                file=sys.stderr,
+            )
+        if not orphan.sea:
+            scenery.append(orphan.polygon)
+    # Scenery is one colour: pieces of it that touch are drawn as one.
+    merged = [Piece(None, p, False) for p in _polygons(unary_union(scenery))] if scenery else []
+    return merged + list(mains.values())
+
+
+def cut_board(
+    recipe: dict[str, Any], board: dict[str, Any], frame: Frame
+) -> tuple[list[Piece], dict[str, tuple[float, float]]]:
+    topology = atlas_file("countries-50m.json")
+    frame_box = box(0, 0, frame.width, frame.height)
+    land_rings = [rings for _, polys in topo_geometries(topology, "land") for rings in polys]
+    land = _projected(frame, land_rings, frame_box)
+    for bridge in recipe.get("bridges", []):
+        land = land.union(Polygon([frame(lon, lat) for lon, lat in bridge["polygon"]]))
+    tolerance = float(recipe.get("simplify", 0.5))
+    land = land.simplify(tolerance, preserve_topology=True).buffer(0)
+    sea = frame_box.difference(land)
+    countries = {props.get("name"): polys for props, polys in topo_geometries(topology, "countries")}
+    kinds = {sp["id"]: sp["kind"] for sp in board["spaces"]}
+    sites: dict[str, list[Site]] = {}
+    first_point: dict[str, tuple[float, float]] = {}
+    for sp in board["spaces"]:
+        geo = sp.get("geo")
+        if geo is None:
+            raise RecipeError(f"space {sp['id']} has no 'geo': give its longitude and latitude")
+        points = [geo] if isinstance(geo[0], (int, float)) else geo
+        sites[sp["id"]] = [Site(sp["id"], frame(lon, lat), k == 0) for k, (lon, lat) in enumerate(points)]
+        first_point[sp["id"]] = sites[sp["id"]][0].point
+    pieces: list[Piece] = []
+    free_land = land
+    grouped: set[str] = set()
+    claimed = Polygon()
+    for group in recipe.get("groups", []):
+        names = group["countries"]
+        unknown = [n for n in names if n not in countries]
+        if unknown:
+            raise RecipeError(f"group {group['spaces']}: no country named {unknown} in Natural Earth")
+        area = _projected(frame, [rings for n in names for rings in countries[n]], frame_box)
+        area = area.intersection(land)
+        # A strait the board closes belongs to the space it names, not to the nearest point.
+        owned = [b["polygon"] for b in recipe.get("bridges", []) if b.get("space") in group["spaces"]]
+        if owned:
+            area = unary_union([area, *(Polygon([frame(lon, lat) for lon, lat in poly]) for poly in owned)])
+            area = area.intersection(land)
+        area = area.difference(claimed)  # groups never overlap: the first to claim keeps it
+        claimed = claimed.union(area)
+        free_land = free_land.difference(area)
+        group_sites = [s for space in group["spaces"] for s in sites[space]]
+        grouped.update(group["spaces"])
+        for space, shape in _cells(group_sites, area, frame_box).items():
+            pieces.extend(Piece(space, p, False) for p in _polygons(shape))
+    land_sites = [
+        s for space, ss in sites.items() if kinds[space] != "sea" and space not in grouped for s in ss
+    ]
+    # Land the board leaves to no one (beyond its edge in all but the drawing) is scenery.
+    land_sites += [
+        Site(f"~{k}", frame(lon, lat), True) for k, (lon, lat) in enumerate(recipe.get("neutral", []))
+    ]
+    sea_sites = [s for space, ss in sites.items() if kinds[space] == "sea" for s in ss]
+    for space, shape in _cells(land_sites, free_land, frame_box).items():
+        owner = None if space.startswith("~") else space
+        pieces.extend(Piece(owner, p, False) for p in _polygons(shape))
+    for space, shape in _cells(sea_sites, sea, frame_box).items():
+        pieces.extend(Piece(space, p, True) for p in _polygons(shape))
+    pieces = [p for p in pieces if p.polygon.area > 1e-3]
+    return _resolve(pieces, first_point), first_point
+
+
+# --- Shared borders, as the loader wants them --------------------------------------------------
+
+
+def tidy(
+    pieces: list[Piece], min_scenery: float, tolerance: float
+) -> list[tuple[Piece, list[tuple[float, float]]]]:
+    """Simplified exterior rings that share their points along shared borders (no vertex of one in
+    the middle of another's edge), rounded to the committed precision."""
+    kept = [p for p in pieces if p.space is not None or p.polygon.area >= min_scenery]
+    exteriors = [Polygon(p.polygon.exterior) for p in kept]
+    # Node every border with every other (a vertex of one on another's edge becomes a vertex of
+    # both), then give each face back to the piece it lies in: a coverage with matching vertices.
+    lines = shapely.unary_union([g.exterior for g in exteriors])
+    faces = list(shapely.polygonize(list(getattr(lines, "geoms", [lines]))).geoms)
+    tree = shapely.STRtree(exteriors)
+    owned: dict[int, list[Any]] = defaultdict(list)
+    for face in faces:
+        spot = face.representative_point()
+        for k in tree.query(spot, predicate="within"):
+            owned[int(k)].append(face)
+            break
+    noded = [unary_union(owned.get(k, [g])) for k, g in enumerate(exteriors)]
+    simplified = shapely.coverage_simplify(noded, tolerance)
+    factor = 10**PRECISION
+    out = []
+    for piece, geometry in zip(kept, simplified, strict=True):
+        polys = sorted(_polygons(geometry), key=lambda g: -g.area)
+        ring = [
+            (round(x * factor) / factor, round(y * factor) / factor) for x, y in polys[0].exterior.coords[:-1]
+        ]
+        ring = [p for k, p in enumerate(ring) if p != ring[k - 1]]
+        out.append((piece, ring))
+    return _split_edges(out)
+
+
+def _split_edges(
+    shaped: list[tuple[Piece, list[tuple[float, float]]]],
+) -> list[tuple[Piece, list[tuple[float, float]]]]:
+    """Rounding can leave a vertex of one ring on the middle of a neighbour's edge: add it there."""
+    cells: dict[tuple[int, int], set[tuple[float, float]]] = defaultdict(set)
+    for _, ring in shaped:
+        for p in ring:
+            cells[(int(p[0] // 4), int(p[1] // 4))].add(p)
+    out = []
+    for piece, ring in shaped:
+        fixed: list[tuple[float, float]] = []
+        for k, a in enumerate(ring):
+            b = ring[(k + 1) % len(ring)]
+            fixed.append(a)
+            length2 = (b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2
+            if length2 == 0:
+                continue
+            found = []
+            for cx in range(int(min(a[0], b[0]) // 4), int(max(a[0], b[0]) // 4) + 1):
+                for cy in range(int(min(a[1], b[1]) // 4), int(max(a[1], b[1]) // 4) + 1):
+                    for p in cells.get((cx, cy), ()):
+                        if p in (a, b):
+                            continue
+                        t = ((p[0] - a[0]) * (b[0] - a[0]) + (p[1] - a[1]) * (b[1] - a[1])) / length2
+                        if 0 < t < 1:
+                            foot = (a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]))
+                            if math.dist(foot, p) <= 0.06:
+                                found.append((t, p))
+            fixed.extend(p for _, p in sorted(found))
+        out.append((piece, fixed))
+    return out
+
+
+# --- Labels ------------------------------------------------------------------------------------
+
+
+UNIT_CLEARANCE = 12.5
+"""Drawing units around a space's point kept free of its label: the supply centre's ring and the
+unit drawn there."""
+
+
+def unit_spot(polygon: Polygon, wanted: tuple[float, float]) -> tuple[float, float]:
+    """Where a space's unit and centre go: its first point, unless that is too near its edge for
+    them; then the nearest spot that is far enough in (as far in as the space allows)."""
+    pole = shapely.ops.polylabel(polygon, 0.5)
+    room = min(UNIT_CLEARANCE - 2, 0.9 * polygon.exterior.distance(pole))
+    if polygon.contains(Point(wanted)) and polygon.exterior.distance(Point(wanted)) >= room:
+        return wanted
+    deep = polygon.buffer(-room)
+    if deep.is_empty:
+        return (pole.x, pole.y)
+    spot = shapely.ops.nearest_points(deep, Point(wanted))[0]
+    return (spot.x, spot.y)
+
+
+def label_box(at: tuple[float, float], text: str, size: float) -> Any:
+    """The box a label of ``size`` units takes, written with its baseline at ``at`` (centred)."""
+    width = 0.62 * size * len(text) + 2
+    return box(at[0] - width / 2, at[1] - 0.78 * size, at[0] + width / 2, at[1] + 0.22 * size)
+
+
+def _best_label(
+    polygon: Polygon, at: tuple[float, float], clear: Any, text: str, size: float, step: float
+) -> tuple[float, tuple[float, float], Any] | None:
+    """The best spot for a label in ``polygon`` whose box misses ``clear``: the most inside, then
+    the nearest to just under ``at``. Returns (share of the box inside, spot, box)."""
+    inner = shapely.prepared.prep(polygon.buffer(-0.8))
+    blocked = shapely.prepared.prep(clear)
+    x0, y0, x1, y1 = polygon.bounds
+    best: tuple[tuple[float, float], tuple[float, float], Any] | None = None
+    y = y0
+    while y <= y1 + size:
+        x = x0
+        while x <= x1:
+            candidate = label_box((x, y), text, size)
+            if not blocked.intersects(candidate):
+                inside = (
+                    1.0
+                    if inner.contains(candidate)
+                    else candidate.intersection(polygon).area / candidate.area
+                )
+                score = (round(inside, 2), -math.dist((x, y), (at[0], at[1] + 4)))
+                if best is None or score > best[0]:
+                    best = (score, (x, y), candidate)
+            x += step
+        y += step
+    return None if best is None else (best[0][0], best[1], best[2])
+
+
+def place_labels(
+    spaces: list[dict[str, Any]], polygons: dict[str, Polygon], size: float
+) -> dict[str, tuple[float, float]]:
+    """A spot for each space's label: its box inside the space, clear of the space's point (where
+    the unit and the centre ring go), of split coasts' marks and of every label already placed;
+    the nearest such spot to the point. The smallest spaces choose first (they have least room).
+    Where the label cannot fit whole beside the point, the point moves (within the space) to where
+    it can; failing that, the label goes where most of it lies inside."""
+    placed: list[Any] = []
+    out: dict[str, tuple[float, float]] = {}
+    for sp in sorted(spaces, key=lambda sp: polygons[sp["id"]].area):
+        polygon = polygons[sp["id"]]
+        text = label_text(sp)
+        wanted = (sp["at"][0], sp["at"][1])
+        clearance = UNIT_CLEARANCE if sp.get("centre") else UNIT_CLEARANCE - 3
+        coasts = [Point(c).buffer(9) for c in sp.get("coast_at", {}).values()]
+
+        def clear_of(
+            at: tuple[float, float], clearance: float = clearance, coasts: list[Any] = coasts
+        ) -> Any:
+            return unary_union([Point(at).buffer(clearance), *coasts, *placed])
+
+        best = _best_label(polygon, wanted, clear_of(wanted), text, size, 1.5)
+        if best is None or best[0] < 1.0:
+            room = min(clearance - 2, 0.9 * polygon.exterior.distance(shapely.ops.polylabel(polygon, 0.5)))
+            deep = polygon.buffer(-room)
+            spots = []
+            x0, y0, x1, y1 = deep.bounds if not deep.is_empty else (0, 0, -1, -1)
+            y = y0
+            while y <= y1:
+                x = x0
+                while x <= x1:
+                    if deep.contains(Point(x, y)):
+                        spots.append((x, y))
+                    x += 2.0
+                y += 2.0
+            spots.sort(key=lambda p: math.dist(p, wanted))
+            for at in spots[:60]:
+                found = _best_label(polygon, at, clear_of(at), text, size, 2.0)
+                if found is not None and (best is None or found[0] > best[0]):
+                    best = found
+                    sp["at"] = [round(at[0], 1), round(at[1], 1)]
+                    if found[0] >= 1.0:
+                        break
+        if best is None:
+            print(f"warning: no room for the label of {sp['id']}", file=sys.stderr)
+            continue
+        if best[0] < 1.0:
+            print(f"warning: the label of {sp['id']} lies {best[0]:.0%} inside it", file=sys.stderr)
+        out[sp["id"]] = (round(best[1][0], 1), round(best[1][1], 1))
+        placed.append(best[2].buffer(1.0))
+    return out
+
+
+def label_text(sp: dict[str, Any]) -> str:
+    """What the board writes in a space: its own ``label``, else its id (``Bul``) or its name."""
+    text: str = sp.get("label") or (sp["id"].title() if len(sp["id"]) <= 3 else sp["name"])
+    return text
+
+
+# --- The board file ----------------------------------------------------------------------------
+
+
+def make(recipe_path: Path) -> list[str]:
+    """Draw the board a recipe names, write it into its map file, and say what the loader would
+    refuse (see :func:`report`)."""
+    recipe = json.loads(recipe_path.read_text(encoding="utf-8"))
+    map_path = ROOT / recipe["map"]
+    board = json.loads(map_path.read_text(encoding="utf-8"))
+    draw(recipe, board)
+    map_path.write_text(mapfile.dump(board), encoding="utf-8")
+    scenery = len(board["drawing"]["scenery"])
+    print(f"{recipe['map']}: {len(board['spaces'])} outlines, {scenery} pieces of scenery")
+    return report(board)
+
+
+def draw(recipe: dict[str, Any], board: dict[str, Any]) -> None:
+    """Give a map file's spaces their outlines, points and label spots, and its drawing its size,
+    scenery and passages, from the recipe and the spaces' ``geo``."""
+    frame = make_frame(recipe)
+    pieces, first_point = cut_board(recipe, board, frame)
+    min_scenery = float(recipe.get("min_scenery", 6.0))
+    shaped = tidy(pieces, min_scenery, float(recipe.get("simplify", 0.5)))
+    outline = {piece.space: ring for piece, ring in shaped if piece.space is not None}
+    font = float(recipe.get("label_size", 10))
+    for sp in board["spaces"]:
+        ring = outline[sp["id"]]
+        sp["outline"] = [list(p) for p in ring]
+        polygon = Polygon(ring)
+        at = unit_spot(polygon, first_point[sp["id"]])
+        sp["at"] = [round(at[0], 1), round(at[1], 1)]
+        for coast, (lon, lat) in sp.get("coast_geo", {}).items():
+            sp.setdefault("coast_at", {})[coast] = [round(v, 1) for v in frame(lon, lat)]
+    polygons = {sp["id"]: Polygon(sp["outline"]).buffer(0) for sp in board["spaces"]}
+    labels = place_labels([sp for sp in board["spaces"] if sp["kind"] != "impassable"], polygons, font)
+    for sp in board["spaces"]:
+        sp.pop("label_at", None)
+        if sp["id"] in labels:
+            sp["label_at"] = list(labels[sp["id"]])
+    drawing = board.setdefault("drawing", {})
+    drawing["label_size"] = font
+    drawing["width"], drawing["height"] = frame.width, frame.height
+    drawing["sea_lines"] = recipe.get("passages", [])
+    drawing["scenery"] = [[list(p) for p in ring] for piece, ring in shaped if piece.space is None]
+
+
+def report(board: dict[str, Any]) -> list[str]:
+    """What the loader would refuse, all at once: spaces that touch without being adjacent, and
+    adjacent spaces that do not touch (a passage, ``sea_lines``, may join two that do not)."""
+    minimum = 4.0  # the loader's MIN_BORDER
+    spaces = [sp for sp in board["spaces"] if sp["kind"] != "impassable"]
+    polygons = [Polygon(sp["outline"]) for sp in spaces]
+    adjacent: set[tuple[str, str]] = set()
+    for table in board["adjacency"].values():
+        for a, b in table:
+            a, b = a.split("/")[0], b.split("/")[0]
+            adjacent.add((min(a, b), max(a, b)))
+    lines = {(min(a, b), max(a, b)) for a, b in board.get("drawing", {}).get("sea_lines", [])}
+    tree = shapely.STRtree(polygons)
+    touching: dict[tuple[str, str], float] = {}
+    for i, poly in enumerate(polygons):
+        for j in tree.query(poly):
+            if j <= i:
+                continue
+            length = _shared(poly, polygons[j])
+            if length > 0:
+                a, b = spaces[i]["id"], spaces[int(j)]["id"]
+                touching[(min(a, b), max(a, b))] = length
+    problems = []
+    for pair, length in sorted(touching.items()):
+        if length >= minimum and pair not in adjacent:
+            problems.append(f"{pair[0]} and {pair[1]} touch ({length:.1f} units) but are not adjacent")
+        if length >= minimum and pair in lines:
+            problems.append(f"{pair[0]} and {pair[1]} touch: they need no passage")
+    for pair in sorted(adjacent):
+        if (
+            pair in lines
+            or pair[0] not in {sp["id"] for sp in spaces}
+            or pair[1] not in {sp["id"] for sp in spaces}
+        ):
+            continue
+        if touching.get(pair, 0.0) < minimum:
+            problems.append(
+                f"{pair[0]} and {pair[1]} are adjacent but touch along {touching.get(pair, 0.0):.1f} units"
+            )
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help="recipes in tools/maps/ (without .json)")
+    parser.add_argument("--all", action="store_true", help="every recipe")
+    args = parser.parse_args(argv)
+    names = sorted(p.stem for p in RECIPES.glob("*.json")) if args.all else args.names
+    if not names:
+        parser.error("name a recipe, or --all")
+    failed = False
+    try:
+        for name in names:
+            for problem in make(RECIPES / f"{name}.json"):
+                print(f"problem: {problem}", file=sys.stderr)
+                failed = True
+    except RecipeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
