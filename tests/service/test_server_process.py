@@ -819,3 +819,52 @@ def test_a_server_process_freezes_what_it_starts_with_and_collects_garbage_less_
     assert tuple(thresholds) == GC_THRESHOLDS != (700, 10, 10)
     assert frozen > 10_000  # the modules, the boards and the app
     assert skipped == [False, False, None]
+
+
+# ---------------------------------------------------------------------------------------------- issue 43
+def request_lines(server: Server) -> dict[str, dict[str, Any]]:
+    """The server's request lines (and any other JSON log line with a request id), by request id."""
+    lines = {}
+    for raw in server.output().splitlines():
+        if raw.startswith("{"):
+            record = json.loads(raw)
+            if record.get("logger") == "interboard.request":
+                lines[record["request_id"]] = record
+    return lines
+
+
+def test_a_client_that_leaves_mid_body_is_a_499_not_a_server_failure(
+    sqlite_url: str, servers: Servers
+) -> None:
+    """A client that sends its headers and part of its body, then closes the connection, is the
+    client's doing: each request is logged and counted as 499 (nginx's "client closed request"),
+    with no error line and no traceback, and no 500 is counted. The seats' writes (the quick lane)
+    were 500s, with a traceback; the other routes answered a 400 that nobody read."""
+    srv = servers.start(sqlite_url)
+    with srv.client() as c:
+        gid, tokens = create_game(c, seats=PLAYERS)
+    routes = {
+        "gone-orders": ("PUT", f"/api/games/{gid}/orders"),
+        "gone-ready": ("PUT", f"/api/games/{gid}/ready"),
+        "gone-create": ("POST", "/api/games"),
+    }
+    for rid, (method, path) in routes.items():
+        with socket.create_connection(("127.0.0.1", srv.port), timeout=HTTP_TIMEOUT) as conn:
+            conn.sendall(
+                f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                f"Authorization: Bearer {tokens['FRANCE']}\r\nX-Request-ID: {rid}\r\n"
+                "Content-Length: 1000\r\n\r\n".encode()
+                + b'{"phase": "S1901M", "orders": ["A Par - B'
+            )
+    wait_for("the three request lines", lambda: set(routes) <= set(request_lines(srv)), timeout=10)
+    lines = request_lines(srv)
+    assert {rid: lines[rid]["status"] for rid in routes} == dict.fromkeys(routes, 499)
+    with srv.client() as c:
+        metrics = c.get("/metrics").text
+    for method, path in routes.values():
+        route = path.replace(gid, "{game_id}")
+        labels = {"route": route, "method": method, "status": "499"}
+        assert sample(metrics, "interboard_http_requests_total", **labels) == 1, labels
+    assert 'status="500"' not in metrics
+    out = srv.output()
+    assert "Traceback" not in out and '"level": "ERROR"' not in out, out[-3000:]

@@ -18,6 +18,14 @@ from .games import Unauthorized
 
 MAX_BODY = 64 * 1024
 """The largest request body, in bytes, counted as it arrives (a chunked upload has no length)."""
+CLIENT_CLOSED = 499
+"""The status a request is logged and counted with when its client closed the connection before
+the answer (nginx's "client closed request"): nothing was answered, and it is no fault of the
+server's."""
+CLIENT_GONE = "interboard.client_gone"
+"""Set (``True``) in a request's scope when its client closed the connection before the answer
+started: whatever the app then answered, no one read it (:class:`LimitBody` sees it, reading the
+body; ``observe.Observe`` counts the request as :data:`CLIENT_CLOSED`)."""
 
 
 class ErrorBody(BaseModel):
@@ -191,6 +199,8 @@ class LimitBody:
                 if received > self.limit:
                     # FastAPI passes an HTTPException raised while reading on to the error handler.
                     raise BodyTooLarge()
+            elif message["type"] == "http.disconnect" and not started:
+                scope[CLIENT_GONE] = True  # mid-body, most likely: whatever is answered, no one reads it
             return message
 
         async def watched(message: Message) -> None:
