@@ -13,6 +13,7 @@ import json
 import math
 import os
 import random
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -925,3 +926,55 @@ def test_a_body_sent_to_a_route_that_reads_none_is_not_read_to_its_end(
     with srv.client() as c:  # the seat was left, as without a body
         seats = {s["seat"]: s for s in c.get(f"/api/games/{gid}").json()["seats"]}
     assert seats["FRANCE"]["player"] != "France"
+
+
+SLOW_START_S = 8
+"""How long a replacement worker takes to load in the test below: past uvicorn's own 5 s health
+check, as on a loaded machine."""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads the processes from /proc")
+def test_a_killed_worker_is_replaced_even_when_its_replacement_is_slow_to_start(
+    sqlite_url: str, servers: Servers, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker killed is replaced, and the other serves meanwhile. A replacement answers the
+    supervisor's health checks only once it has loaded; uvicorn's default of 5 s had it killed
+    while still loading on a loaded machine, again and again, leaving the port half served. Here
+    every worker started after the kill takes SLOW_START_S to load (a ``sitecustomize`` that
+    sleeps in a multiprocessing child while a file exists), and the server's default
+    ``--worker-healthcheck-timeout`` lets it."""
+    site, slow = tmp_path / "site", tmp_path / "slow"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(
+        "import os, sys, time\n"
+        f"if '--multiprocessing-fork' in sys.argv and os.path.exists({str(slow)!r}):\n"
+        f"    time.sleep({SLOW_START_S})\n"
+    )
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]))
+    srv = servers.start(sqlite_url, args=(*NO_LIMITS, "--workers", "2"))
+    wait_for("both workers listening", lambda: listening_sockets(srv.port) == 2, timeout=START_TIMEOUT)
+    killed, kept = worker_pids(srv)
+    slow.touch()
+    os.kill(killed, signal.SIGKILL)
+
+    def replaced() -> int | None:
+        with srv.client() as fresh:  # the other worker serves meanwhile
+            assert fresh.get("/api/games").status_code == 200
+        new = set(worker_pids(srv)) - {killed, kept}
+        return new.pop() if len(new) == 1 and listening_sockets(srv.port) == 2 else None
+
+    replacement = wait_for("a replacement worker listening", replaced, timeout=SLOW_START_S + START_TIMEOUT)
+    assert sorted(worker_pids(srv)) == sorted([kept, replacement])
+    # Both serve: 16 connections opened together are spread over their two sockets.
+    conns = [socket.create_connection(("127.0.0.1", srv.port), timeout=HTTP_TIMEOUT) for _ in range(16)]
+    try:
+        for conn in conns:
+            conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        for conn in conns:
+            assert conn.recv(65536).startswith(b"HTTP/1.1 200"), "a connection was not answered"
+        counts = connections_per_process(srv.port, [kept, replacement])
+    finally:
+        for conn in conns:
+            conn.close()
+    assert counts[replacement] > 0 and counts[kept] > 0, counts
+    assert srv.output().count("died") == 1, srv.output()[-3000:]  # the killed one, and no other
