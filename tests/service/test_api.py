@@ -648,3 +648,38 @@ def test_the_refused_characters_are_this_pythons_controls_and_format_characters(
     from interboard.service.schemas import UNSEEN, unseen_characters
 
     assert unseen_characters() == UNSEEN
+
+
+def test_the_history_is_given_a_page_at_a_time(client: TestClient) -> None:
+    """``GET /history`` gives at most ``limit`` phases (50 unless asked, 200 at most) from
+    ``offset`` on, with a ``Link`` to the next page while there is one: it gave every phase at once,
+    however long the game (an Axis & Allies phase is about 22 kB)."""
+    from interboard.service.api import HISTORY_MAX, HISTORY_PAGE
+
+    gid = new_game(client, seats=dict.fromkeys(POWERS, "bot"))["game_id"]  # always due
+    service = client.app.state.service  # type: ignore[attr-defined]
+    while client.get(f"/api/games/{gid}").json()["phase_index"] < HISTORY_PAGE + 3:
+        service.process_due()
+    played = service.history(gid)
+    assert len(played) >= HISTORY_PAGE + 3
+
+    first = client.get(f"/api/games/{gid}/history")
+    assert first.status_code == 200 and first.json() == played[:HISTORY_PAGE]
+    assert (
+        first.headers["Link"]
+        == f'</api/games/{gid}/history?offset={HISTORY_PAGE}&limit={HISTORY_PAGE}>; rel="next"'
+    )
+    pages, at = [], f"/api/games/{gid}/history?limit=3"
+    while at:
+        r = client.get(at)
+        pages.append(r.json())
+        at = r.headers.get("Link", "").partition(">")[0].lstrip("<")
+    assert [record for page in pages for record in page] == played
+    assert all(len(page) == 3 for page in pages[:-1]) and 1 <= len(pages[-1]) <= 3
+    middle = client.get(f"/api/games/{gid}/history", params={"offset": 1, "limit": 2})
+    assert [h["index"] for h in middle.json()] == [1, 2]
+    assert client.get(f"/api/games/{gid}/history", params={"offset": 10**6}).json() == []
+    for params in ({"limit": HISTORY_MAX + 1}, {"limit": 0}, {"offset": -1}, {"limit": "all"}):
+        r = client.get(f"/api/games/{gid}/history", params=params)
+        assert r.status_code == 422 and r.json()["error"] == "malformed request", (params, r.text)
+    assert client.get("/api/games/nosuchgame/history").status_code == 404

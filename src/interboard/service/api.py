@@ -106,6 +106,19 @@ lock it needs (in steps growing from half a millisecond to 20), before it goes t
 which waits for the lock."""
 PHASE_MAX = 64
 """The longest decision point name (as the database stores it)."""
+HISTORY_PAGE = 50
+"""The phases ``GET /history`` gives at once unless asked for fewer or more."""
+HISTORY_MAX = 200
+"""The most phases ``GET /history`` gives at once (an Axis & Allies phase is about 22 kB of JSON)."""
+HISTORY_PAGE_LINK: dict[str, Any] = {
+    "description": "the phases asked for, in order",
+    "headers": {
+        "Link": {
+            "description": 'the next page, while there is one: `<URL>; rel="next"`',
+            "schema": {"type": "string"},
+        }
+    },
+}
 
 
 class CreatedBody(BaseModel):
@@ -618,9 +631,26 @@ def create_app(
         await run_in_threadpool(service.vote_draw, game_id, token, body.phase, body.value)
         return {"draw_vote": body.value}
 
-    @app.get("/api/games/{game_id}/history", responses=errors(404, 422))
-    async def history(game_id: GameId) -> list[dict[str, Any]]:
-        return await run_in_threadpool(service.history, game_id)
+    @app.get("/api/games/{game_id}/history", responses={200: HISTORY_PAGE_LINK, **errors(404, 422)})
+    async def history(
+        game_id: GameId,
+        request: Request,
+        response: Response,
+        offset: Annotated[
+            int, Query(ge=0, lt=2**31, description="the index of the first phase given (0: the game's first)")
+        ] = 0,
+        limit: Annotated[
+            int, Query(ge=1, le=HISTORY_MAX, description="the most phases given at once")
+        ] = HISTORY_PAGE,
+    ) -> list[dict[str, Any]]:
+        """The played phases in order, a page at a time: ``Link: <...>; rel="next"`` asks for the
+        next page while there is one (the public view's ``phase_index`` is how many there are)."""
+        page = await run_in_threadpool(service.history, game_id, offset, limit + 1)
+        if len(page) > limit:  # one more than asked for: there is a next page
+            page.pop()
+            following = request.url.include_query_params(offset=offset + limit, limit=limit)
+            response.headers["Link"] = f'<{following.path}?{following.query}>; rel="next"'
+        return page
 
     @app.get("/api/games/{game_id}/messages", responses=seat)
     async def messages(game_id: GameId, token: Token) -> list[dict[str, Any]]:

@@ -1437,13 +1437,18 @@ class GameService:
         each = func.json_each(MessageRow.recipients).table_valued("value").alias("recipient")
         return exists(select(each.c.value).where(each.c.value == seat))
 
-    def history(self, game_id: str) -> list[dict[str, Any]]:
+    def history(self, game_id: str, offset: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+        """The played phases from index ``offset`` on (0: the first), at most ``limit`` (``None``:
+        every one), in order."""
         with self._tx() as s:
             self._game(s, game_id)
-            rows = s.scalars(
-                select(PhaseRow).where(PhaseRow.game_id == game_id).order_by(PhaseRow.phase_index)
+            query = (
+                select(PhaseRow)
+                .where(PhaseRow.game_id == game_id, PhaseRow.phase_index >= offset)
+                .order_by(PhaseRow.phase_index)
+                .limit(limit)
             )
-            return [{"index": r.phase_index, "phase": r.phase, **r.record} for r in rows]
+            return [{"index": r.phase_index, "phase": r.phase, **r.record} for r in s.scalars(query)]
 
     def played_phase(self, game_id: str, index: int) -> dict[str, Any]:
         """Phase ``index`` of the history (0 = the first), as :meth:`history` gives it."""
