@@ -18,6 +18,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
@@ -28,10 +29,12 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import Engine, select, text
+from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from interboard.games import family as get_family
 from interboard.service.models import GameRow, PhaseRow
+from interboard.service.pgcluster import PgServer
 from interboard.service.store import create_store_engine
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
@@ -978,3 +981,80 @@ def test_a_killed_worker_is_replaced_even_when_its_replacement_is_slow_to_start(
             conn.close()
     assert counts[replacement] > 0 and counts[kept] > 0, counts
     assert srv.output().count("died") == 1, srv.output()[-3000:]  # the killed one, and no other
+
+
+class Blackhole:
+    """A TCP relay to ``target`` that :meth:`drop` makes a black hole, as a network that loses every
+    packet: it then passes nothing on either way, and takes new connections without a word."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.target = target
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port: int = self.listener.getsockname()[1]
+        self.dropping = threading.Event()
+        self.sockets: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                near, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            self.sockets.append(near)
+            if self.dropping.is_set():
+                continue  # held open, never answered
+            far = socket.create_connection(self.target)
+            self.sockets.append(far)
+            for source, sink in ((near, far), (far, near)):
+                threading.Thread(target=self._relay, args=(source, sink), daemon=True).start()
+
+    def _relay(self, source: socket.socket, sink: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                if not self.dropping.is_set():
+                    sink.sendall(data)
+
+    def drop(self) -> None:
+        self.dropping.set()
+
+    def close(self) -> None:
+        """Close every connection (those waiting get an end at last) and the listener."""
+        self.listener.close()
+        for sock in self.sockets:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            sock.close()
+
+
+@pytest.mark.postgresql
+def test_readyz_answers_503_at_once_when_postgresql_stops_answering(
+    pg_server: PgServer, servers: Servers
+) -> None:
+    """PostgreSQL behind a network that stops answering (a relay that drops everything: the pooled
+    connections hear nothing more, a new one is never answered). ``/readyz`` answered only when the
+    driver gave up (minutes: TCP's retries, psycopg's 130 s to connect); a probe's own timeout
+    then saw a hang, not a reason. It answers 503 within a second, saying why, probe after probe,
+    while ``/healthz`` still answers 200."""
+    name = pg_server.create_database()
+    real = make_url(pg_server.url_for(name))
+    assert real.host and real.port
+    hole = Blackhole((real.host, real.port))
+    try:
+        url = real.set(host="127.0.0.1", port=hole.port).render_as_string(hide_password=False)
+        srv = servers.start(url)
+        with srv.client() as c:
+            assert c.get("/readyz").status_code == 200
+            create_game(c, seats=PLAYERS)  # connections in the pool
+        hole.drop()
+        with httpx.Client(base_url=srv.url, timeout=5.0) as c:  # a hang fails here
+            for _ in range(3):  # the first check is still waiting on the database the next times
+                r = c.get("/readyz")
+                assert r.status_code == 503, r.text
+                assert r.json() == {"error": "the database did not answer within 1 s"}
+            assert c.get("/healthz").status_code == 200
+    finally:
+        hole.close()  # the server's connections end: it can stop
+        for server in servers.started:
+            server.stop()
+        pg_server.drop_database(name)

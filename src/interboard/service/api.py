@@ -50,6 +50,7 @@ from .games import (
     GameService,
     NewGame,
     ServiceError,
+    Unavailable,
 )
 from .http import (
     BODY_ERRORS,
@@ -95,6 +96,8 @@ from .web import install as install_web
 
 __all__ = ["MAX_BODY", "RateLimits", "create_app"]
 
+log = logging.getLogger(__name__)
+
 DEFAULT_SWEEP_S = 60.0
 """How often the scheduler sweeps for phases a crash left due (deadlines are met without it)."""
 STREAM_RECHECK_S = 30.0
@@ -106,6 +109,8 @@ lock it needs (in steps growing from half a millisecond to 20), before it goes t
 which waits for the lock."""
 PHASE_MAX = 64
 """The longest decision point name (as the database stores it)."""
+READY_WITHIN_S = 1.0
+"""How long ``/readyz`` waits for the database's answer before it answers 503."""
 HISTORY_PAGE = 50
 """The phases ``GET /history`` gives at once unless asked for fewer or more."""
 HISTORY_MAX = 200
@@ -500,10 +505,26 @@ def create_app(
         """The process is alive and answering (whatever its database's state)."""
         return {"status": "ok"}
 
+    checking: asyncio.Future[None] | None = None
+    """The readiness check under way: one at a time, however many probes wait on it."""
+
     @app.get("/readyz", tags=["operations"], responses=errors(503))
     async def readyz() -> dict[str, str]:
-        """The database answers a trivial query: the server can take requests (503 if not)."""
-        await run_in_threadpool(service.ping)
+        """The database answers a trivial query within a second: the server can take requests (503
+        if not, saying why)."""
+        nonlocal checking
+        if checking is None or checking.done():
+            checking = asyncio.ensure_future(run_in_threadpool(service.ping))
+            # Its failure is read by whoever waits on it in time; if no one does, by this.
+            checking.add_done_callback(lambda done: done.cancelled() or done.exception())
+        try:
+            # A database that stops answering holds the check for as long as the driver waits
+            # (TCP's retries, the connect timeout): the probe's answer does not wait with it, and
+            # the next probes wait on the same check rather than each tying up a thread.
+            await asyncio.wait_for(asyncio.shield(checking), READY_WITHIN_S)
+        except TimeoutError:
+            log.warning("the database did not answer /readyz within %g s", READY_WITHIN_S)
+            raise Unavailable(f"the database did not answer within {READY_WITHIN_S:g} s") from None
         return {"status": "ready"}
 
     @app.get("/metrics", include_in_schema=False)
