@@ -683,3 +683,40 @@ def test_the_history_is_given_a_page_at_a_time(client: TestClient) -> None:
         r = client.get(f"/api/games/{gid}/history", params=params)
         assert r.status_code == 422 and r.json()["error"] == "malformed request", (params, r.text)
     assert client.get("/api/games/nosuchgame/history").status_code == 404
+
+
+def test_a_games_player_names_are_unique_whatever_their_case_or_form(client: TestClient) -> None:
+    """Two players of one game cannot take names that differ only in case, in how their letters
+    are encoded (a composed or a combining accent, full-width letters) or in the spaces around
+    them: the second is refused, at creation (422, naming the seat) or at join (409, naming the
+    seat that has it). Bots share names freely; a different name passes."""
+    for seats in (
+        {"FRANCE": "Anna", "ENGLAND": "anna"},
+        {"FRANCE": "\u00c9mile", "ENGLAND": "E\u0301MILE"},
+        {"FRANCE": "Emile", "ENGLAND": "\uff25\uff4d\uff49\uff4c\uff45"},  # full-width
+        {"FRANCE": "Stra\u00dfe", "ENGLAND": " STRASSE "},
+    ):
+        r = client.post("/api/games", json={"seats": seats})
+        assert r.status_code == 422, (seats, r.text)
+        error = r.json()["error"]
+        assert error.startswith("seat ") and "ENGLAND" in error and "FRANCE" in error, r.text
+    made = new_game(
+        client, seats={"FRANCE": "\u00c9mile", "ITALY": "bot:hold", "TURKEY": "bot:hold", "RUSSIA": "bot"}
+    )
+    gid = made["game_id"]
+    for name in ("\u00e9mile", "E\u0301MILE", "\uff25\u0301\uff4d\uff49\uff4c\uff45", "  \u00c9mile "):
+        r = client.post(f"/api/games/{gid}/join", json={"seat": "ENGLAND", "player": name})
+        assert r.status_code == 409 and "FRANCE" in r.json()["error"], (name, r.text)
+    assert (
+        client.post(f"/api/games/{gid}/join", json={"seat": "ENGLAND", "player": "Emile"}).status_code == 201
+    )
+    assert client.post(f"/api/games/{gid}/join", json={"seat": "GERMANY"}).status_code == 201  # "GERMANY"
+    r = client.post(f"/api/games/{gid}/join", json={"seat": "AUSTRIA", "player": "germany"})
+    assert r.status_code == 409 and "GERMANY" in r.json()["error"], r.text
+    names = {s["seat"]: s["player"] for s in client.get(f"/api/games/{gid}").json()["seats"]}
+    assert (names["FRANCE"], names["ENGLAND"], names["GERMANY"], names["AUSTRIA"]) == (
+        "\u00c9mile",
+        "Emile",
+        "GERMANY",
+        "",
+    )
