@@ -648,3 +648,75 @@ def test_the_refused_characters_are_this_pythons_controls_and_format_characters(
     from interboard.service.schemas import UNSEEN, unseen_characters
 
     assert unseen_characters() == UNSEEN
+
+
+def test_the_history_is_given_a_page_at_a_time(client: TestClient) -> None:
+    """``GET /history`` gives at most ``limit`` phases (50 unless asked, 200 at most) from
+    ``offset`` on, with a ``Link`` to the next page while there is one: it gave every phase at once,
+    however long the game (an Axis & Allies phase is about 22 kB)."""
+    from interboard.service.api import HISTORY_MAX, HISTORY_PAGE
+
+    gid = new_game(client, seats=dict.fromkeys(POWERS, "bot"))["game_id"]  # always due
+    service = client.app.state.service  # type: ignore[attr-defined]
+    while client.get(f"/api/games/{gid}").json()["phase_index"] < HISTORY_PAGE + 3:
+        service.process_due()
+    played = service.history(gid)
+    assert len(played) >= HISTORY_PAGE + 3
+
+    first = client.get(f"/api/games/{gid}/history")
+    assert first.status_code == 200 and first.json() == played[:HISTORY_PAGE]
+    assert (
+        first.headers["Link"]
+        == f'</api/games/{gid}/history?offset={HISTORY_PAGE}&limit={HISTORY_PAGE}>; rel="next"'
+    )
+    pages, at = [], f"/api/games/{gid}/history?limit=3"
+    while at:
+        r = client.get(at)
+        pages.append(r.json())
+        at = r.headers.get("Link", "").partition(">")[0].lstrip("<")
+    assert [record for page in pages for record in page] == played
+    assert all(len(page) == 3 for page in pages[:-1]) and 1 <= len(pages[-1]) <= 3
+    middle = client.get(f"/api/games/{gid}/history", params={"offset": 1, "limit": 2})
+    assert [h["index"] for h in middle.json()] == [1, 2]
+    assert client.get(f"/api/games/{gid}/history", params={"offset": 10**6}).json() == []
+    for params in ({"limit": HISTORY_MAX + 1}, {"limit": 0}, {"offset": -1}, {"limit": "all"}):
+        r = client.get(f"/api/games/{gid}/history", params=params)
+        assert r.status_code == 422 and r.json()["error"] == "malformed request", (params, r.text)
+    assert client.get("/api/games/nosuchgame/history").status_code == 404
+
+
+def test_a_games_player_names_are_unique_whatever_their_case_or_form(client: TestClient) -> None:
+    """Two players of one game cannot take names that differ only in case, in how their letters
+    are encoded (a composed or a combining accent, full-width letters) or in the spaces around
+    them: the second is refused, at creation (422, naming the seat) or at join (409, naming the
+    seat that has it). Bots share names freely; a different name passes."""
+    for seats in (
+        {"FRANCE": "Anna", "ENGLAND": "anna"},
+        {"FRANCE": "\u00c9mile", "ENGLAND": "E\u0301MILE"},
+        {"FRANCE": "Emile", "ENGLAND": "\uff25\uff4d\uff49\uff4c\uff45"},  # full-width
+        {"FRANCE": "Stra\u00dfe", "ENGLAND": " STRASSE "},
+    ):
+        r = client.post("/api/games", json={"seats": seats})
+        assert r.status_code == 422, (seats, r.text)
+        error = r.json()["error"]
+        assert error.startswith("seat ") and "ENGLAND" in error and "FRANCE" in error, r.text
+    made = new_game(
+        client, seats={"FRANCE": "\u00c9mile", "ITALY": "bot:hold", "TURKEY": "bot:hold", "RUSSIA": "bot"}
+    )
+    gid = made["game_id"]
+    for name in ("\u00e9mile", "E\u0301MILE", "\uff25\u0301\uff4d\uff49\uff4c\uff45", "  \u00c9mile "):
+        r = client.post(f"/api/games/{gid}/join", json={"seat": "ENGLAND", "player": name})
+        assert r.status_code == 409 and "FRANCE" in r.json()["error"], (name, r.text)
+    assert (
+        client.post(f"/api/games/{gid}/join", json={"seat": "ENGLAND", "player": "Emile"}).status_code == 201
+    )
+    assert client.post(f"/api/games/{gid}/join", json={"seat": "GERMANY"}).status_code == 201  # "GERMANY"
+    r = client.post(f"/api/games/{gid}/join", json={"seat": "AUSTRIA", "player": "germany"})
+    assert r.status_code == 409 and "GERMANY" in r.json()["error"], r.text
+    names = {s["seat"]: s["player"] for s in client.get(f"/api/games/{gid}").json()["seats"]}
+    assert (names["FRANCE"], names["ENGLAND"], names["GERMANY"], names["AUSTRIA"]) == (
+        "\u00c9mile",
+        "Emile",
+        "GERMANY",
+        "",
+    )

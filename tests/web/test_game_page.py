@@ -197,7 +197,7 @@ def test_a_player_sees_what_the_others_did_since_its_last_turn_with_the_dice_on_
     expect(page.locator("#phase")).to_have_attribute(
         "data-phase", re.compile(r"^T(?!1\.)\d+\.P1\."), timeout=LIVE_TIMEOUT
     )
-    history = api.get(f"/api/games/{game_id}/history").json()
+    history = api.get(f"/api/games/{game_id}/history", params={"limit": 200}).json()  # all of it
     mine = max(
         k
         for k, record in enumerate(history)

@@ -146,5 +146,5 @@ def test_an_attack_is_one_click_and_the_bots_whole_turns_pass_at_once(
     expect(page.locator("#phase")).to_have_attribute(
         "data-phase", re.compile(r"^T4\.P1\.deploy\."), timeout=LIVE_TIMEOUT
     )  # T: turns played
-    history = api.get(f"/api/games/{game_id}/history").json()
+    history = api.get(f"/api/games/{game_id}/history", params={"limit": 200}).json()  # all of it
     assert {"P2", "P3"} <= {r["power"] for phase in history for r in phase["results"]}

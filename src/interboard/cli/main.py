@@ -181,6 +181,17 @@ def serve(
             help="Server processes sharing the port (several use all cores; see docs/deploy.md).",
         ),
     ] = 1,
+    worker_healthcheck_timeout: Annotated[
+        int,
+        typer.Option(
+            envvar="INTERBOARD_WORKER_HEALTHCHECK_TIMEOUT",
+            min=1,
+            max=3600,
+            help="With --workers: seconds a worker process may take to answer the supervisor's health"
+            " check before it is killed and replaced; a starting worker answers only once it has"
+            " loaded, slowly on a loaded machine.",
+        ),
+    ] = 60,
     sweep: Annotated[
         float,
         typer.Option(
@@ -410,6 +421,9 @@ def serve(
     if workers == 1:
         uvicorn.run(application, host=host, port=port, **options)
     else:
+        # uvicorn's own 5 s killed replacement workers still loading on a loaded machine, again
+        # and again, leaving the port to the others (docs/server.md, "Several processes").
+        options["timeout_worker_healthcheck"] = worker_healthcheck_timeout
         try:
             with metrics_shared_by_workers():
                 run_workers(application, host=host, port=port, workers=workers, **options)

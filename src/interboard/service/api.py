@@ -50,6 +50,7 @@ from .games import (
     GameService,
     NewGame,
     ServiceError,
+    Unavailable,
 )
 from .http import (
     BODY_ERRORS,
@@ -95,6 +96,8 @@ from .web import install as install_web
 
 __all__ = ["MAX_BODY", "RateLimits", "create_app"]
 
+log = logging.getLogger(__name__)
+
 DEFAULT_SWEEP_S = 60.0
 """How often the scheduler sweeps for phases a crash left due (deadlines are met without it)."""
 STREAM_RECHECK_S = 30.0
@@ -106,6 +109,21 @@ lock it needs (in steps growing from half a millisecond to 20), before it goes t
 which waits for the lock."""
 PHASE_MAX = 64
 """The longest decision point name (as the database stores it)."""
+READY_WITHIN_S = 1.0
+"""How long ``/readyz`` waits for the database's answer before it answers 503."""
+HISTORY_PAGE = 50
+"""The phases ``GET /history`` gives at once unless asked for fewer or more."""
+HISTORY_MAX = 200
+"""The most phases ``GET /history`` gives at once (an Axis & Allies phase is about 22 kB of JSON)."""
+HISTORY_PAGE_LINK: dict[str, Any] = {
+    "description": "the phases asked for, in order",
+    "headers": {
+        "Link": {
+            "description": 'the next page, while there is one: `<URL>; rel="next"`',
+            "schema": {"type": "string"},
+        }
+    },
+}
 
 
 class CreatedBody(BaseModel):
@@ -487,10 +505,26 @@ def create_app(
         """The process is alive and answering (whatever its database's state)."""
         return {"status": "ok"}
 
+    checking: asyncio.Future[None] | None = None
+    """The readiness check under way: one at a time, however many probes wait on it."""
+
     @app.get("/readyz", tags=["operations"], responses=errors(503))
     async def readyz() -> dict[str, str]:
-        """The database answers a trivial query: the server can take requests (503 if not)."""
-        await run_in_threadpool(service.ping)
+        """The database answers a trivial query within a second: the server can take requests (503
+        if not, saying why)."""
+        nonlocal checking
+        if checking is None or checking.done():
+            checking = asyncio.ensure_future(run_in_threadpool(service.ping))
+            # Its failure is read by whoever waits on it in time; if no one does, by this.
+            checking.add_done_callback(lambda done: done.cancelled() or done.exception())
+        try:
+            # A database that stops answering holds the check for as long as the driver waits
+            # (TCP's retries, the connect timeout): the probe's answer does not wait with it, and
+            # the next probes wait on the same check rather than each tying up a thread.
+            await asyncio.wait_for(asyncio.shield(checking), READY_WITHIN_S)
+        except TimeoutError:
+            log.warning("the database did not answer /readyz within %g s", READY_WITHIN_S)
+            raise Unavailable(f"the database did not answer within {READY_WITHIN_S:g} s") from None
         return {"status": "ready"}
 
     @app.get("/metrics", include_in_schema=False)
@@ -618,9 +652,26 @@ def create_app(
         await run_in_threadpool(service.vote_draw, game_id, token, body.phase, body.value)
         return {"draw_vote": body.value}
 
-    @app.get("/api/games/{game_id}/history", responses=errors(404, 422))
-    async def history(game_id: GameId) -> list[dict[str, Any]]:
-        return await run_in_threadpool(service.history, game_id)
+    @app.get("/api/games/{game_id}/history", responses={200: HISTORY_PAGE_LINK, **errors(404, 422)})
+    async def history(
+        game_id: GameId,
+        request: Request,
+        response: Response,
+        offset: Annotated[
+            int, Query(ge=0, lt=2**31, description="the index of the first phase given (0: the game's first)")
+        ] = 0,
+        limit: Annotated[
+            int, Query(ge=1, le=HISTORY_MAX, description="the most phases given at once")
+        ] = HISTORY_PAGE,
+    ) -> list[dict[str, Any]]:
+        """The played phases in order, a page at a time: ``Link: <...>; rel="next"`` asks for the
+        next page while there is one (the public view's ``phase_index`` is how many there are)."""
+        page = await run_in_threadpool(service.history, game_id, offset, limit + 1)
+        if len(page) > limit:  # one more than asked for: there is a next page
+            page.pop()
+            following = request.url.include_query_params(offset=offset + limit, limit=limit)
+            response.headers["Link"] = f'<{following.path}?{following.query}>; rel="next"'
+        return page
 
     @app.get("/api/games/{game_id}/messages", responses=seat)
     async def messages(game_id: GameId, token: Token) -> list[dict[str, Any]]:

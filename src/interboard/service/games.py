@@ -14,6 +14,7 @@ import logging
 import secrets
 import sqlite3
 import threading
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field, fields, replace
@@ -452,6 +453,23 @@ def titles(variant: str, family: str | None = None) -> tuple[str, str]:
     return fam.title, info.title
 
 
+def name_key(name: str) -> str:
+    """What tells two player names apart: Unicode's compatibility caseless match (its standard,
+    3.13, D146: the name decomposed, case-folded and decomposed again, twice over), the spaces
+    around and between its words counted as one. So "Émile" is "ÉMILE" and "E\u0301mile" (a
+    combining accent) and "Ｅｍｉｌｅ" (full-width letters), "Straße" is "STRASSE"; "Emile" is
+    another name."""
+    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFD", name).casefold())
+    return " ".join(unicodedata.normalize("NFKD", folded.casefold()).split())
+
+
+def _same_name(name: str, seat: str) -> str:
+    return (
+        f"the name {name!r} is seat {seat}'s in this game already (names that differ only in case, "
+        "in how their letters are encoded or in spaces are one name)"
+    )
+
+
 def has_nul(value: object) -> bool:
     """Whether JSON-like ``value`` holds a NUL character anywhere (PostgreSQL cannot store one)."""
     if isinstance(value, str):
@@ -781,11 +799,16 @@ class GameService:
         unknown = set(req.seats) - set(seats)
         if unknown:
             raise Invalid(f"unknown seats {sorted(unknown)}; this variant has {', '.join(seats)}")
+        named: dict[str, str] = {}
+        """The players' names given so far (:func:`name_key`), each with its seat."""
         for seat, how in req.seats.items():
             if how.startswith("bot:"):
                 self._bot_name(family.name, how, f"seat {seat}")
             elif how not in ("open", "bot"):
                 self._check_name(how, f"seat {seat}")
+                other = named.setdefault(name_key(how), seat)
+                if other != seat:
+                    raise Invalid(f"seat {seat}: {_same_name(how, other)}")
         on_leave = self._on_leave(family.name, req.on_leave)
         game_id = secrets.token_hex(8)
         gm_token = new_token()
@@ -855,11 +878,16 @@ class GameService:
             game = self._game(s, game_id, lock=True)
             if game.status == "finished":
                 raise Conflict("the game is over")
-            row = next((r for r in self._seats(s, game_id) if r.seat == seat), None)
+            seats = self._seats(s, game_id)
+            row = next((r for r in seats if r.seat == seat), None)
             if row is None:
                 raise NotFound(f"no seat {seat!r} in this game")
             if row.kind != "open":
                 raise Conflict(f"seat {seat} is taken")
+            key = name_key(player or seat)
+            for other in seats:
+                if other.kind == "player" and name_key(other.player) == key:
+                    raise Conflict(_same_name(player or seat, other.seat))
             token = new_token()
             row.kind, row.player, row.token_hash = "player", player or seat, hash_token(token)
             row.account_id = account_id
@@ -1437,13 +1465,18 @@ class GameService:
         each = func.json_each(MessageRow.recipients).table_valued("value").alias("recipient")
         return exists(select(each.c.value).where(each.c.value == seat))
 
-    def history(self, game_id: str) -> list[dict[str, Any]]:
+    def history(self, game_id: str, offset: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+        """The played phases from index ``offset`` on (0: the first), at most ``limit`` (``None``:
+        every one), in order."""
         with self._tx() as s:
             self._game(s, game_id)
-            rows = s.scalars(
-                select(PhaseRow).where(PhaseRow.game_id == game_id).order_by(PhaseRow.phase_index)
+            query = (
+                select(PhaseRow)
+                .where(PhaseRow.game_id == game_id, PhaseRow.phase_index >= offset)
+                .order_by(PhaseRow.phase_index)
+                .limit(limit)
             )
-            return [{"index": r.phase_index, "phase": r.phase, **r.record} for r in rows]
+            return [{"index": r.phase_index, "phase": r.phase, **r.record} for r in s.scalars(query)]
 
     def played_phase(self, game_id: str, index: int) -> dict[str, Any]:
         """Phase ``index`` of the history (0 = the first), as :meth:`history` gives it."""

@@ -18,6 +18,14 @@ from .games import Unauthorized
 
 MAX_BODY = 64 * 1024
 """The largest request body, in bytes, counted as it arrives (a chunked upload has no length)."""
+CLIENT_CLOSED = 499
+"""The status a request is logged and counted with when its client closed the connection before
+the answer (nginx's "client closed request"): nothing was answered, and it is no fault of the
+server's."""
+CLIENT_GONE = "interboard.client_gone"
+"""Set (``True``) in a request's scope when its client closed the connection before the answer
+started: whatever the app then answered, no one read it (:class:`LimitBody` sees it, reading the
+body; ``observe.Observe`` counts the request as :data:`CLIENT_CLOSED`)."""
 
 
 class ErrorBody(BaseModel):
@@ -159,7 +167,12 @@ _BODILESS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 class LimitBody:
     """Refuse a request body over ``limit`` bytes: at once by its Content-Length, else (a chunked
-    upload) on the chunk that goes over, without reading the rest."""
+    upload) on the chunk that goes over, without reading the rest.
+
+    A body the app answers without reading to its end (a route that takes none, such as
+    ``GET /api/games`` or ``POST .../leave``) closes the connection after the answer
+    (``Connection: close``): uvicorn would otherwise read the rest, whatever its size, to find the
+    connection's next request."""
 
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
         self.app = app
@@ -182,20 +195,28 @@ class LimitBody:
             return
         received = 0
         started = False
+        # Whether the body has been read to its end (or there is none to read).
+        ended = not chunked and (length is None or int(length) == 0)
 
         async def counted() -> Message:
-            nonlocal received
+            nonlocal received, ended
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.limit:
                     # FastAPI passes an HTTPException raised while reading on to the error handler.
                     raise BodyTooLarge()
+                ended = ended or not message.get("more_body", False)
+            elif message["type"] == "http.disconnect" and not started:
+                scope[CLIENT_GONE] = True  # mid-body, most likely: whatever is answered, no one reads it
             return message
 
         async def watched(message: Message) -> None:
             nonlocal started
-            started = started or message["type"] == "http.response.start"
+            if message["type"] == "http.response.start" and not started:
+                started = True
+                if not ended:
+                    message = _closing(message)
             await send(message)
 
         try:
@@ -204,6 +225,14 @@ class LimitBody:
             if started:  # the app answered already; nothing more can be said
                 raise
             await _too_large(scope, receive, send)
+
+
+def _closing(start: Message) -> Message:
+    """An answer's start that closes the connection after the answer (``Connection: close``)."""
+    headers = list(start.get("headers", ()))
+    if any(name.lower() == b"connection" and b"close" in value.lower() for name, value in headers):
+        return start
+    return {**start, "headers": [*headers, (b"connection", b"close")]}
 
 
 async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:

@@ -35,11 +35,12 @@ from typing import Any, TextIO
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.multiprocess import MultiProcessCollector
+from starlette.requests import ClientDisconnect
 from starlette.responses import JSONResponse
 from starlette.routing import Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .http import request_header
+from .http import CLIENT_CLOSED, CLIENT_GONE, request_header
 
 REQUEST_ID_HEADER = "X-Request-ID"
 _REQUEST_ID_NAME = REQUEST_ID_HEADER.lower().encode()
@@ -458,7 +459,9 @@ class Observe:
     """The outermost middleware: the request id, the request's line (if there is an
     :class:`AccessLog`) and its metrics. ``answer_headers(path, headers)`` adds what every answer
     carries besides the request id (the security headers) to a list of them, as the request id is
-    added: one rewrite of each answer's headers rather than one per middleware."""
+    added: one rewrite of each answer's headers rather than one per middleware. A request whose
+    client closed the connection before the answer is the client's doing: counted and logged as
+    499 (:data:`~.http.CLIENT_CLOSED`), never as the server's failure."""
 
     def __init__(
         self,
@@ -501,6 +504,10 @@ class Observe:
 
         try:
             await self.app(scope, receive, tagged)
+        except ClientDisconnect:
+            # The client closed the connection before its body had all come (the quick lane reads
+            # it as Starlette does): the client's doing, with no one left to answer.
+            status = CLIENT_CLOSED
         except Exception:
             # A fault of the server's own: logged here with the request's id, and answered in the
             # one error shape with the id to quote (Starlette's own 500 would carry neither).
@@ -511,6 +518,8 @@ class Observe:
             await failed(scope, receive, tagged)
         finally:
             elapsed = time.perf_counter() - started
+            if CLIENT_GONE in scope:  # gone before the answer: FastAPI's routes answer a 400 to no one
+                status = CLIENT_CLOSED
             route = route_template(scope, came)
             method = scope["method"]
             self.metrics.answered(route, method, status, elapsed)

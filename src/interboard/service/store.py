@@ -49,6 +49,11 @@ runs in a worker thread with a connection of its own; connections past a smaller
 closed when given back and opened anew for the next request, a backend started each time
 (with a pool of 5 and 10 more under load: the seat views' p99 under wrk 0.2-1.0 s, against
 0.06-0.17 s with 15 kept; bench/bench_server.py --only postgresql)."""
+PG_CONNECT_TIMEOUT_S = 5
+"""How long a new PostgreSQL connection may take to open (libpq's ``connect_timeout``; a URL's
+``?connect_timeout=`` overrides it), rather than psycopg's 130 s: a server that stopped answering
+holds a request, or ``/readyz``'s check, that long at most, and the check sees it answer again that
+soon."""
 SQLITE_POOL_SIZE = 40
 """SQLite connections kept open: the server's worker threads (AnyIO's default 40) each keep one."""
 PG_MIGRATION_LOCK = 0x1B7E_0A2D
@@ -94,8 +99,15 @@ def create_store_engine(url: str | URL) -> Engine:
     if backend == "sqlite":
         return _sqlite_engine(u)
     if backend == "postgresql":
+        given = "connect_timeout" in u.query
         return create_engine(
-            u, pool_size=PG_POOL_SIZE, max_overflow=0, pool_timeout=30, pool_pre_ping=True, pool_recycle=1800
+            u,
+            pool_size=PG_POOL_SIZE,
+            max_overflow=0,
+            pool_timeout=30,
+            pool_pre_ping=True,
+            pool_recycle=1800,
+            connect_args={} if given else {"connect_timeout": PG_CONNECT_TIMEOUT_S},
         )
     return create_engine(u, pool_pre_ping=True)
 

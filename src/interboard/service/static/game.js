@@ -78,7 +78,7 @@ async function loadOnce() {
   state.view = view;
   state.version = view.version;
   if (first || phaseChanged || state.history.length !== view.phase_index) {
-    state.history = await api("GET", `/api/games/${gameId}/history`);
+    state.history = await loadHistory(first ? [] : state.history, view.phase_index);
   }
   if (phaseChanged) {
     quantities.clear();
@@ -102,6 +102,20 @@ async function loadOnce() {
   render();
   if (state.historyIndex === null || phaseChanged) await showMap();
   if (state.selected) showChooser();
+}
+
+// The played phases up to the view's (its phase_index: how many there are), those not kept yet
+// asked a page at a time: a played phase never changes, so the ones kept are kept.
+const HISTORY_PAGE = 200; // the most GET /history gives at once
+async function loadHistory(kept, upTo) {
+  const history = kept.slice(0, upTo);
+  while (history.length < upTo) {
+    const path = `/api/games/${gameId}/history?offset=${history.length}&limit=${HISTORY_PAGE}`;
+    const page = await api("GET", path);
+    if (!page.length) break;
+    history.push(...page);
+  }
+  return history.slice(0, upTo);
 }
 
 // ------------------------------------------------------------------ rendering
