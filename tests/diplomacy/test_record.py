@@ -59,3 +59,35 @@ def test_bad_records_say_where(mutate: object, message: str) -> None:
     with pytest.raises(RecordError, match=None) as info:
         game_from_json(data)
     assert message in str(info.value)
+
+
+def _linked_game() -> Game:
+    """Twin Earths III's opening Winter: Germany-Y links Munich to Holland on board Z, France-Z
+    Brest to North Africa on board Y; every other power only builds."""
+    from interboard.games.diplomacy.parse import parse_order
+
+    game = Game.new("twin_earths_3")
+    orders = [("GERMANY-Y", "LINK MUN-Y HOL-Z"), ("FRANCE-Z", "LINK BRE-Z NAF-Y")]
+    game.process([(power, parse_order(game.board, text, game.position.phase.kind)) for power, text in orders])
+    return game
+
+
+def test_a_link_remembers_who_made_it_through_a_record() -> None:
+    game = _linked_game()
+    board = game.board
+    made = {
+        (board.locations[a].id, board.locations[b].id): maker
+        for (a, b), maker in zip(game.position.links, game.position.link_makers, strict=True)
+    }
+    assert made == {("MUN-Y", "HOL-Z"): "GERMANY-Y", ("NAF-Y", "BRE-Z"): "FRANCE-Z"}
+    loaded = game_from_json(json.loads(json.dumps(game_to_json(game))))
+    assert loaded.position.link_makers == game.position.link_makers
+    # A record from before makers were kept still loads: its links have no maker.
+    data = json.loads(json.dumps(game_to_json(game)))
+    del data["position"]["link_makers"]
+    old = game_from_json(data)
+    assert old.position.links == game.position.links and old.position.link_makers == ()
+    assert old.position.link_maker(0) == ""
+    data["position"]["link_makers"] = ["GERMANY-Y"]
+    with pytest.raises(RecordError, match="position.link_makers: one maker for each link"):
+        game_from_json(data)

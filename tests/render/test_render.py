@@ -17,7 +17,7 @@ from interboard.games.diplomacy.state import Phase, PhaseKind, Position, Season,
 from interboard.games.diplomacy.variants import VARIANTS, get_variant, twin_earths_3_rules
 from interboard.render import render_board
 
-from .helpers import Drawing, child, classes, expected_point, path_ends, point_of
+from .helpers import NS, Drawing, child, classes, expected_point, path_ends, point_of
 
 
 def _orders(board, position: Position, lines: list[str]):  # type: ignore[no-untyped-def]
@@ -528,3 +528,39 @@ def test_a_map_with_outlines_is_drawn_as_them_with_its_sea_lines_and_legend() ->
     assert len(line.findall("{http://www.w3.org/2000/svg}path")) == 2  # round the edge, not across the map
     texts = ["".join(e.itertext()) for e in drawing.all("legend-item")]
     assert texts[0] == "Ada's colour" and "adjacent" in texts[1]
+
+
+def test_links_take_their_makers_colour_and_twin_powers_read_apart() -> None:
+    """A link is drawn in the colour of the power that made it (and says so on hover); a twin power
+    (Germany-Z beside Germany-Y) is a darker shade, its centres hatched, each named in the legend."""
+    variant = get_variant("twin_earths_3")
+    position, _ = _te3_position()
+    position = replace(position, link_makers=("GERMANY-Y", "", "GERMANY-Z"))
+    drawing = Drawing.parse(render_position(variant.board, position))
+    by_ends = {(e.get("data-a"), e.get("data-b")): e for e in drawing.all("link", "g")}
+    germany = variant.board.power_by_id["GERMANY-Y"].colour
+    made_by_y, unknown, made_by_z = (
+        by_ends[("MUN-Y", "HOL-Z")],
+        by_ends[("MAO-Y", "MAO-Z")],
+        by_ends[("NAF-Y", "GRE-Z")],
+    )
+    assert child(made_by_y, "link-line").get("stroke") == germany
+    assert made_by_y.get("data-maker") == "GERMANY-Y" and "made by Germany-Y" in (
+        made_by_y.findtext(f"{NS}title") or ""
+    )
+    darker = child(made_by_z, "link-line").get("stroke")
+    assert darker not in (germany, None) and _luminance(darker or "") < _luminance(germany)
+    assert unknown.get("data-maker") is None and "made by" not in (unknown.findtext(f"{NS}title") or "")
+    # Germany-Z's centres are hatched with a pattern of its own; Germany-Y's are a flat tint.
+    fills = {e.get("data-space"): child(e, "cell").get("fill", "") for e in drawing.all("space", "g")}
+    assert fills["MUN-Z"] == "url(#hatch-GERMANY-Z)" and not fills["MUN-Y"].startswith("url(")
+    assert drawing.root.find(f".//{NS}pattern[@id='hatch-GERMANY-Z']") is not None
+    legend = [e.findtext(f"{NS}text") or "" for e in drawing.all("power", "g")]
+    assert any(t.startswith("Germany-Y") for t in legend) and any(
+        t.startswith("Germany-Z (darker") for t in legend
+    )
+
+
+def _luminance(colour: str) -> float:
+    r, g, b = (int(colour[k : k + 2], 16) for k in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b

@@ -305,6 +305,16 @@ def test_a_twin_earths_3_link_is_ordered_and_drawn(new_context: Any, api: httpx.
     expect(link).to_have_count(1)
     ends = {link.get_attribute("data-a"), link.get_attribute("data-b")}
     assert ends == {"MUN-Y", "HOL-Z"}, ends
+    # Drawn in its maker's colour and named on hover; picking one of its ends lights it (and would
+    # dim every other link), picking a place it does not touch lights none.
+    assert link.get_attribute("data-maker") == "GERMANY-Y"
+    expect(link.locator("title")).to_contain_text("made by Germany-Y")
+    expect(page.locator("#map")).not_to_have_class(re.compile(r"\blinks-focus\b"))
+    tap_place(page, "MUN-Y")
+    expect(page.locator("#map")).to_have_class(re.compile(r"\blinks-focus\b"))
+    expect(link).to_have_class(re.compile(r"\blit\b"))
+    page.keyboard.press("Escape")
+    expect(page.locator("#map")).not_to_have_class(re.compile(r"\blinks-focus\b"))
     # The history's Winter map shows the link as made in that phase.
     page.get_by_role("button", name="Previous phase").click()
     expect(page.locator("#map")).to_have_attribute("data-phase", "0")

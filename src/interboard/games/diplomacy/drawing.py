@@ -10,9 +10,10 @@ drawn even when they are not yet in ``position.links``.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Sequence
 
-from ...board import Board, UnitKind
+from ...board import Board, SpaceKind, UnitKind
 from ...render.base import (
     CENTRE_R,
     FILL,
@@ -70,6 +71,8 @@ LINK_GONE = "#8a8a8a"
 CUT = "#d21f1f"
 FAIL = "#d21f1f"
 UNIT_R = 8.5
+TWIN_SHADE = 0.35
+"""How much darker a twin power (Austria-Z beside Austria-Y) is drawn."""
 
 
 def render_position(
@@ -87,8 +90,9 @@ def render_position(
     """
     frame = make_frame(board.base)
     geo = frame.board
-    colours = {p.id: p.colour for p in geo.powers}
     power_board = _power_boards(geo)
+    colours = _display_colours(geo, power_board)
+    twins = _twins(geo, power_board)
 
     def colour(power: str) -> str:
         return colours.get(power, "#777777")
@@ -101,10 +105,14 @@ def render_position(
         owner = position.centres.get(space.index)
         base_fill = FILL[space.kind]
         if owner is not None:
-            fills[space.index] = mix(base_fill, colour(owner), 0.38)
+            fills[space.index] = (
+                f"url(#{_hatch_id(owner)})" if owner in twins else mix(base_fill, colour(owner), 0.38)
+            )
         extra[space.index] = [_centre_marker(frame, space.index, owner, colour(owner) if owner else UNOWNED)]
 
     parts: list[str] = []
+    if twins:
+        parts.append(el("defs", {}, *(_hatch(p, colour(p)) for p in sorted(twins))))
     parts.extend(header(frame, title or f"{geo.title}: {position.phase.long_name}", _join_note(geo)))
     parts.extend(draw_spaces(frame, fills, extra))
 
@@ -112,7 +120,7 @@ def render_position(
     drawn_orders = [(r.power, r.order, r) for r in results] if results else [(p, o, None) for p, o in orders]
 
     parts.extend(_fixed_links(frame))
-    parts.extend(_cuts_and_links(frame, position, drawn_orders))
+    parts.extend(_cuts_and_links(frame, position, drawn_orders, colours))
     dislodged_at = {
         loc for r in results if r.dislodged_by is not None and (loc := order_loc(r.order)) is not None
     }
@@ -132,7 +140,7 @@ def render_position(
     )
     parts.append(el("g", {"class": "orders"}, *_orders(frame, position, drawn_orders, colour, power_board)))
 
-    items = _legend_items(frame, position, drawn_orders)
+    items = _legend_items(frame, position, drawn_orders, colours, twins)
     legend_parts, legend_h = legend(frame, items, frame.height)
     parts.extend(legend_parts)
     return document(
@@ -148,6 +156,41 @@ def _power_boards(board: Board) -> dict[str, str]:
             if p.id.endswith(f"-{name}"):
                 out[p.id] = name
     return out
+
+
+def _twins(board: Board, power_board: dict[str, str]) -> set[str]:
+    """The powers of every board but the first whose nation also plays on the first (Austria-Z,
+    beside Austria-Y): drawn in a darker shade, and their centres hatched, so the two read apart."""
+    if len(board.boards) < 2:
+        return set()
+    first = board.boards[0]
+    nations = {p.colour for p in board.powers if power_board.get(p.id) == first}
+    return {p.id for p in board.powers if power_board.get(p.id, first) != first and p.colour in nations}
+
+
+def _display_colours(board: Board, power_board: dict[str, str]) -> dict[str, str]:
+    twins = _twins(board, power_board)
+    return {p.id: mix(p.colour, "#000000", TWIN_SHADE) if p.id in twins else p.colour for p in board.powers}
+
+
+def _hatch_id(power: str) -> str:
+    return "hatch-" + re.sub(r"[^A-Za-z0-9_-]", "_", power)
+
+
+def _hatch(power: str, colour: str) -> str:
+    """Diagonal stripes of a power's colour over a light ground: a twin power's centres."""
+    return el(
+        "pattern",
+        {
+            "id": _hatch_id(power),
+            "patternUnits": "userSpaceOnUse",
+            "width": 7,
+            "height": 7,
+            "patternTransform": "rotate(45)",
+        },
+        el("rect", {"width": 7, "height": 7, "fill": mix(FILL[SpaceKind.LAND], colour, 0.25)}),
+        el("rect", {"width": 3, "height": 7, "fill": mix(FILL[SpaceKind.LAND], colour, 0.7)}),
+    )
 
 
 def _join_note(board: Board) -> str | None:
@@ -334,7 +377,9 @@ def _link_path(frame: Frame, a: int, b: int, k: int) -> tuple[str, Point, Point,
     return data, pa, c1, c2, pb
 
 
-def _link(frame: Frame, a: int, b: int, k: int, css: str, colour: str, tip: str, tag: str) -> str:
+def _link(
+    frame: Frame, a: int, b: int, k: int, css: str, colour: str, tip: str, tag: str, maker: str = ""
+) -> str:
     """A link drawn as a line between its ends, and as ``tag`` at each end: a page shows one or
     the other (a dozen lines across two boards tangle; numbered ends stay legible)."""
     data, pa, c1, c2, pb = _link_path(frame, a, b, k)
@@ -401,7 +446,8 @@ def _link(frame: Frame, a: int, b: int, k: int, css: str, colour: str, tip: str,
             _link_tag(pb, tag, colour, dashed),
         )
     )
-    return el("g", {"class": css, "data-a": locs[a].id, "data-b": locs[b].id, "data-tag": tag}, *parts)
+    attributes = {"class": css, "data-a": locs[a].id, "data-b": locs[b].id, "data-tag": tag}
+    return el("g", {**attributes, "data-maker": maker or None}, *parts)
 
 
 def _link_tag(at: Point, tag: str, colour: str, dashed: bool) -> str:
@@ -480,7 +526,10 @@ def _fixed_links(frame: Frame) -> list[str]:
 
 
 def _cuts_and_links(
-    frame: Frame, position: Position, drawn: Sequence[tuple[str, Order, OrderResult | None]]
+    frame: Frame,
+    position: Position,
+    drawn: Sequence[tuple[str, Order, OrderResult | None]],
+    colours: dict[str, str],
 ) -> list[str]:
     geo = frame.board
     made: list[tuple[int, int]] = []
@@ -512,18 +561,21 @@ def _cuts_and_links(
         state = "restored" if (a, b) in restored else "new" if (a, b) in new_cuts else None
         out.append(_cut(frame, a, b, state))
     links = list(position.links) + [p for p in made if p not in existing]
+    names = {p.id: p.name for p in geo.powers}
     for k, (a, b) in enumerate(links):
         where = f"{location_title(frame, a)} - {location_title(frame, b)}"
         tag = str(k + 1)
+        maker = position.link_maker(k)
+        by = f", made by {names.get(maker, maker)}" if maker else ""
         if (a, b) in destroyed:
-            tip = f"Link {tag} destroyed this phase: {where}"
-            out.append(_link(frame, a, b, k, "link destroyed", LINK_GONE, tip, tag))
+            tip = f"Link {tag} destroyed this phase: {where}{by}"
+            out.append(_link(frame, a, b, k, "link destroyed", LINK_GONE, tip, tag, maker))
         elif (a, b) in made:
-            out.append(
-                _link(frame, a, b, k, "link new", LINK_NEW, f"Link {tag} made this phase: {where}", tag)
-            )
+            tip = f"Link {tag} made this phase: {where}"
+            out.append(_link(frame, a, b, k, "link new", LINK_NEW, tip, tag))
         else:
-            out.append(_link(frame, a, b, k, "link", LINK, f"Link {tag}: {where}", tag))
+            colour = colours.get(maker, LINK)
+            out.append(_link(frame, a, b, k, "link", colour, f"Link {tag}: {where}{by}", tag, maker))
     return out
 
 
@@ -917,21 +969,29 @@ def _link_order(frame: Frame, power: str, order: Order, colour: str, status: str
 
 
 def _legend_items(
-    frame: Frame, position: Position, drawn: Sequence[tuple[str, Order, OrderResult | None]]
+    frame: Frame,
+    position: Position,
+    drawn: Sequence[tuple[str, Order, OrderResult | None]],
+    colours: dict[str, str],
+    twins: set[str],
 ) -> list[LegendItem]:
     geo = frame.board
     items: list[LegendItem] = []
     seen: dict[str, list[str]] = {}
+    hatched: dict[str, str] = {}
     for p in geo.powers:
-        seen.setdefault(p.colour, []).append(p.name)
+        seen.setdefault(colours[p.id], []).append(p.name)
+        if p.id in twins:
+            hatched[colours[p.id]] = p.id
     for colour, names in seen.items():
+        swatch = f"url(#{_hatch_id(hatched[colour])})" if colour in hatched else colour
         items.append(
             LegendItem(
                 el(
                     "circle",
-                    {"cx": 0, "cy": 0, "r": 7, "fill": colour, "stroke": "#1a1a1a", "stroke-width": 1},
+                    {"cx": 0, "cy": 0, "r": 7, "fill": swatch, "stroke": colour, "stroke-width": 2},
                 ),
-                " / ".join(names),
+                " / ".join(names) + (" (darker; its centres hatched)" if colour in hatched else ""),
                 "legend-item power",
             )
         )
@@ -957,7 +1017,10 @@ def _legend_items(
         items.append(passage_legend())
     has_links = bool(position.links) or any(isinstance(o, Link | DestroyLink) for _, o, _ in drawn)
     if has_links or _fixed_links(frame):
-        items.append(LegendItem(_legend_line(LINK, None), "link"))
+        makers = "in its maker's colour; " if position.link_makers else ""
+        items.append(
+            LegendItem(_legend_line(LINK, None), f"link ({makers}hover or pick a place to follow its links)")
+        )
     if any(isinstance(o, Link) and r is not None and r.succeeded for _, o, r in drawn):
         items.append(LegendItem(_legend_line(LINK_NEW, None), "link made this phase"))
     if any(isinstance(o, DestroyLink) and r is not None and r.succeeded for _, o, r in drawn):

@@ -46,7 +46,7 @@ def step(
     link_orders = [(p, o) for p, o in given if isinstance(o, LINK_ORDERS)]
     if link_orders:
         given = [(p, o) for p, o in given if not isinstance(o, LINK_ORDERS)]
-    links, cuts, link_results = _links(board, position, link_orders, rulebook)
+    links, cuts, makers, link_results = _links(board, position, link_orders, rulebook)
     if phase.kind is PhaseKind.MOVEMENT:
         res = adjudicate_movement(board, position.units, given, rulebook)
         results = res.results + link_results
@@ -74,10 +74,16 @@ def step(
                 dislodged=dislodged,
                 links=links,
                 cuts=cuts,
+                link_makers=makers,
             )
             return PhaseOutcome(phase, results, nxt)
         return _after_season(
-            board, phase, results, res.units, replace(position, links=links, cuts=cuts), rulebook
+            board,
+            phase,
+            results,
+            res.units,
+            replace(position, links=links, cuts=cuts, link_makers=makers),
+            rulebook,
         )
     if phase.kind is PhaseKind.RETREATS:
         retreat_results, moved = adjudicate_retreats(board, position.dislodged, given)
@@ -92,6 +98,7 @@ def step(
         dislodged=(),
         links=links,
         cuts=cuts,
+        link_makers=makers,
     )
     winners = _unit_winners(board, units_a) if rulebook.victory_by_units else ()
     return PhaseOutcome(phase, tuple(adjust_results) + link_results, nxt, winners)
@@ -99,17 +106,18 @@ def step(
 
 def _links(
     board: Board, position: Position, orders: Sequence[tuple[str, Order]], rulebook: Rulebook
-) -> tuple[tuple[tuple[int, int], ...], frozenset[tuple[int, int]], tuple[OrderResult, ...]]:
-    """Resolve the phase's link orders, or refuse them where the rules take none now."""
+) -> tuple[tuple[tuple[int, int], ...], frozenset[tuple[int, int]], tuple[str, ...], tuple[OrderResult, ...]]:
+    """Resolve the phase's link orders, or refuse them where the rules take none now: the links,
+    the cuts, who made each link, and the orders' results."""
     rules = rulebook.links
     if rules is None or rules.phase is not position.phase.kind:
         refused = tuple(
             OrderResult(p, o, False, Reason.ILLEGAL, message="link orders are not given in this phase")
             for p, o in orders
         )
-        return position.links, position.cuts, refused
+        return position.links, position.cuts, position.link_makers, refused
     out = resolve_links(board.base, position, orders, rules, is_opening(board, position))
-    return out.links, out.cuts, out.results
+    return out.links, out.cuts, out.makers, out.results
 
 
 def _unit_winners(board: Board, units: dict[int, Unit]) -> tuple[str, ...]:

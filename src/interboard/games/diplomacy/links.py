@@ -30,6 +30,8 @@ class LinkOutcome:
     results: tuple[OrderResult, ...]
     links: tuple[tuple[int, int], ...]
     cuts: frozenset[tuple[int, int]]
+    makers: tuple[str, ...] = ()
+    """The power that made each link, in the order of ``links``."""
 
 
 def allowance(rules: LinkRules, position: Position, power: str, opening: bool) -> int:
@@ -73,6 +75,7 @@ def resolve_links(
             homeland_of[s] = p.id
     links = list(position.links)
     existing = set(links)
+    maker = {pair: position.link_maker(k) for k, pair in enumerate(links)}
     cuts = set(position.cuts)
     used: Counter[tuple[str, type]] = Counter()
     results: list[OrderResult] = []
@@ -113,6 +116,7 @@ def resolve_links(
                 restored.add(space_pair)
             elif pair not in new_links:
                 new_links.append(pair)
+                maker[pair] = power
         elif isinstance(order, DestroyLink):
             if pair in existing:
                 destroy[pair] += 1
@@ -144,7 +148,8 @@ def resolve_links(
             )
         else:
             results.append(OrderResult(power, order, True))
-    return LinkOutcome(tuple(results), tuple(kept), frozenset(cuts))
+    makers = tuple(maker.get(pair, "") for pair in kept)
+    return LinkOutcome(tuple(results), tuple(kept), frozenset(cuts), makers if any(makers) else ())
 
 
 def _problem(

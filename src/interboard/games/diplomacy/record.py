@@ -52,6 +52,7 @@ def position_to_json(board: Board, position: Position) -> dict[str, Any]:
         "eliminated": sorted(position.eliminated),
         "links": [[board.locations[a].id, board.locations[b].id] for a, b in position.links],
         "cuts": sorted([board.spaces[a].id, board.spaces[b].id] for a, b in position.cuts),
+        **({"link_makers": list(position.link_makers)} if position.link_makers else {}),
     }
 
 
@@ -86,7 +87,13 @@ def position_from_json(board: Board, data: dict[str, Any], where: str = "positio
         )
         links = tuple((board.location_by_id[a], board.location_by_id[b]) for a, b in data.get("links", []))
         cuts = frozenset((board.space_by_id[a], board.space_by_id[b]) for a, b in data.get("cuts", []))
-        return Position(phase, units, centres, dislodged, frozenset(data.get("eliminated", [])), links, cuts)
+        makers = tuple(str(m) for m in data.get("link_makers", []))
+        if makers and len(makers) != len(links):
+            raise RecordError(
+                f"{where}.link_makers: one maker for each link ({len(links)}), not {len(makers)}"
+            )
+        eliminated = frozenset(data.get("eliminated", []))
+        return Position(phase, units, centres, dislodged, eliminated, links, cuts, makers)
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, RecordError):
             raise

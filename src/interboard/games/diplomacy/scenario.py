@@ -26,7 +26,7 @@ from .record import position_to_json
 from .retreats import retreat_options
 from .state import Dislodged, Phase, PhaseKind, Position, Unit
 
-FIELDS = ("phase", "units", "centres", "dislodged", "eliminated", "links", "cuts")
+FIELDS = ("phase", "units", "centres", "dislodged", "eliminated", "links", "cuts", "link_makers")
 
 
 def _power(board: Board, name: Any, where: str) -> str:
@@ -145,7 +145,15 @@ def build(board: Board, start: Position, position: Mapping[str, Any]) -> Positio
             )  # type: ignore[misc]
             for k, pair in enumerate(a_list(position["cuts"], "cuts"))
         )
-    return Position(phase, units, centres, dislodged, eliminated, links, cuts)
+    makers: tuple[str, ...] = start.link_makers if "links" not in position else ()
+    if "link_makers" in position:
+        makers = tuple(
+            _power(board, name, f"link_makers[{k}]") if name else ""
+            for k, name in enumerate(a_list(position["link_makers"], "link_makers"))
+        )
+        if len(makers) != len(links):
+            raise fail("link_makers", f'one maker (a power, or "") for each of the {len(links)} links')
+    return Position(phase, units, centres, dislodged, eliminated, links, cuts, makers)
 
 
 def written(board: Board, position: Position) -> dict[str, Any]:

@@ -120,6 +120,12 @@ class Position:
     """Links made by the players (location pairs, each sorted), oldest first."""
     cuts: frozenset[tuple[int, int]] = field(default_factory=frozenset)
     """Printed adjacencies cut by the players (space pairs, each sorted)."""
+    link_makers: tuple[str, ...] = ()
+    """The power that made each link, in the order of ``links`` ('' where no record says; empty
+    when none does). The map draws a link in its maker's colour."""
+
+    def link_maker(self, k: int) -> str:
+        return self.link_makers[k] if k < len(self.link_makers) else ""
 
     def units_of(self, power: str) -> list[Unit]:
         return [u for u in self.units.values() if u.power == power]

@@ -745,6 +745,7 @@ function highlight() {
     return;
   }
   for (const node of map.querySelectorAll(".link[data-a]")) node.classList.remove("pickable", "chosen");
+  focusLinks(map);
   const targets = new Set(state.selected ? targetsOf(state.selected) : []);
   const mine = new Set(Object.keys((state.tree && state.tree.orders) || {}).map(province));
   for (const node of map.querySelectorAll("[data-loc]")) {
@@ -755,6 +756,20 @@ function highlight() {
     node.classList.toggle("orderable", state.historyIndex === null && mine.has(p));
   }
   hitAreas();
+}
+
+// The place picked (a unit, or a place looked at) lights its links and dims the others, so that
+// one link among a dozen can be followed from end to end.
+function focusLinks(map) {
+  const place = state.selected || (state.inspecting && state.inspecting.loc);
+  const here = place ? province(place) : null;
+  let lit = 0;
+  for (const node of map.querySelectorAll(".link[data-a]")) {
+    const on = Boolean(here) && (province(node.dataset.a) === here || province(node.dataset.b) === here);
+    node.classList.toggle("lit", on);
+    lit += on;
+  }
+  map.classList.toggle("links-focus", lit > 0);
 }
 
 // ------------------------------------------------------------------ the chooser
