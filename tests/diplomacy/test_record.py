@@ -89,5 +89,5 @@ def test_a_link_remembers_who_made_it_through_a_record() -> None:
     assert old.position.links == game.position.links and old.position.link_makers == ()
     assert old.position.link_maker(0) == ""
     data["position"]["link_makers"] = ["GERMANY-Y"]
-    with pytest.raises(RecordError, match="position.link_makers: one maker for each link"):
+    with pytest.raises(RecordError, match=r"position\.link_makers: one maker for each link"):
         game_from_json(data)
