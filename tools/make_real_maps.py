@@ -519,10 +519,22 @@ def unit_spot(polygon: Polygon, wanted: tuple[float, float]) -> tuple[float, flo
     return (spot.x, spot.y)
 
 
+BOLD_WIDTHS = dict(
+    zip(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+        (0.774, 0.762, 0.734, 0.830, 0.683, 0.683, 0.821, 0.837, 0.372, 0.372, 0.775, 0.637, 0.995)
+        + (0.837, 0.850, 0.733, 0.850, 0.770, 0.720, 0.682, 0.812, 0.774, 1.103, 0.771, 0.724, 0.725),
+        strict=True,
+    )
+)
+"""Advance widths (in ems) of the capitals of DejaVu Sans Bold, the labels' first font."""
+
+
 def label_box(at: tuple[float, float], text: str, size: float) -> Any:
-    """The box a label of ``size`` units takes, written with its baseline at ``at`` (centred)."""
-    width = 0.62 * size * len(text) + 2
-    return box(at[0] - width / 2, at[1] - 0.78 * size, at[0] + width / 2, at[1] + 0.22 * size)
+    """The box a label of ``size`` units takes, written with its baseline at ``at`` (centred), with
+    the light halo drawn around its letters."""
+    width = size * sum(BOLD_WIDTHS.get(ch.upper(), 0.62 if ch.islower() else 0.7) for ch in text) + 3
+    return box(at[0] - width / 2, at[1] - 0.78 * size, at[0] + width / 2, at[1] + 0.25 * size)
 
 
 def _best_label(
@@ -608,8 +620,8 @@ def place_labels(
 
 
 def label_text(sp: dict[str, Any]) -> str:
-    """What the board writes in a space: its own ``label``, else its id (``Bul``) or its name."""
-    text: str = sp.get("label") or (sp["id"].title() if len(sp["id"]) <= 3 else sp["name"])
+    """What the board writes in a space: its own ``label``, else its id (``BUL``) or its name."""
+    text: str = sp.get("label") or (sp["id"] if len(sp["id"]) <= 3 else sp["name"])
     return text
 
 
@@ -647,7 +659,7 @@ def draw(recipe: dict[str, Any], board: dict[str, Any]) -> None:
         for coast, (lon, lat) in sp.get("coast_geo", {}).items():
             sp.setdefault("coast_at", {})[coast] = [round(v, 1) for v in frame(lon, lat)]
     polygons = {sp["id"]: Polygon(sp["outline"]).buffer(0) for sp in board["spaces"]}
-    labels = place_labels([sp for sp in board["spaces"] if sp["kind"] != "impassable"], polygons, font)
+    labels = place_labels(board["spaces"], polygons, font)
     for sp in board["spaces"]:
         sp.pop("label_at", None)
         if sp["id"] in labels:
