@@ -519,14 +519,22 @@ def unit_spot(polygon: Polygon, wanted: tuple[float, float]) -> tuple[float, flo
     return (spot.x, spot.y)
 
 
-BOLD_WIDTHS = dict(
-    zip(
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
-        (0.774, 0.762, 0.734, 0.830, 0.683, 0.683, 0.821, 0.837, 0.372, 0.372, 0.775, 0.637, 0.995)
-        + (0.837, 0.850, 0.733, 0.850, 0.770, 0.720, 0.682, 0.812, 0.774, 1.103, 0.771, 0.724, 0.725),
-        strict=True,
-    )
-)
+BOLD_WIDTHS = {
+    **dict(
+        zip(
+            "ABCDEFGHIJKLM",
+            (0.774, 0.762, 0.734, 0.830, 0.683, 0.683, 0.821, 0.837, 0.372, 0.372, 0.775, 0.637, 0.995),
+            strict=True,
+        )
+    ),
+    **dict(
+        zip(
+            "NOPQRSTUVWXYZ",
+            (0.837, 0.850, 0.733, 0.850, 0.770, 0.720, 0.682, 0.812, 0.774, 1.103, 0.771, 0.724, 0.725),
+            strict=True,
+        )
+    ),
+}
 """Advance widths (in ems) of the capitals of DejaVu Sans Bold, the labels' first font."""
 
 
