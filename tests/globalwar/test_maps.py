@@ -243,3 +243,46 @@ def test_a_border_shared_along_part_of_an_edge_is_refused() -> None:
         board_from_data(data)
     data["spaces"][0]["outline"] = [[10, 10], [40, 10], [40, 20], [40, 80], [40, 90], [10, 90]]  # type: ignore[index]
     assert board_from_data(data).spaces[0].outline[2] == (40.0, 20.0)
+
+
+def test_an_island_is_a_hole_in_its_sea() -> None:
+    """An island space lies in a hole of the sea around it: they share the island's coast, and a
+    point in the hole is the island's; an island drawn over its sea with no hole is refused."""
+    island = [[40, 40], [60, 40], [60, 60], [40, 60]]
+    data: dict[str, Any] = {
+        "format": "interboard-map/1",
+        "id": "atoll",
+        "title": "Atoll",
+        "drawing": {"width": 100, "height": 100},
+        "spaces": [
+            {
+                "id": "SEA",
+                "name": "Sea",
+                "kind": "sea",
+                "at": [20, 20],
+                "outline": [[10, 10], [90, 10], [90, 90], [10, 90]],
+                "holes": [island],
+            },
+            {"id": "ISL", "name": "Island", "kind": "coast", "at": [50, 50], "outline": island},
+        ],
+        "adjacency": {"army": [], "fleet": [["SEA", "ISL"]]},
+    }
+    board = board_from_data(data)
+    assert board.space("SEA").holes == (tuple((float(x), float(y)) for x, y in island),)
+    data["adjacency"]["fleet"] = []
+    with pytest.raises(
+        MapDataError, match="outlines of SEA and ISL: they share a border but are not adjacent"
+    ):
+        board_from_data(data)
+    data["adjacency"]["fleet"] = [["SEA", "ISL"]]
+    data["spaces"][0]["at"] = [50, 50]
+    with pytest.raises(
+        MapDataError, match="space SEA: its drawing position 'at' must lie inside its outline"
+    ):
+        board_from_data(data)
+    data["spaces"][0]["at"] = [20, 20]
+    del data["spaces"][0]["holes"]
+    with pytest.raises(
+        MapDataError, match=r"outlines of SEA and ISL: the point \[.*\] of one lies inside the other"
+    ):
+        board_from_data(data)

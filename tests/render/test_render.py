@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import replace
 
 import pytest
@@ -16,6 +17,7 @@ from interboard.games.diplomacy.record import position_from_json
 from interboard.games.diplomacy.state import Phase, PhaseKind, Position, Season, Unit
 from interboard.games.diplomacy.variants import VARIANTS, get_variant, twin_earths_3_rules
 from interboard.render import render_board
+from interboard.render.base import document, draw_spaces, make_frame
 
 from .helpers import NS, Drawing, child, classes, expected_point, path_ends, point_of
 
@@ -327,7 +329,10 @@ def test_output_is_deterministic_standalone_and_without_scripts() -> None:
     assert first == second
     assert first.startswith('<svg xmlns="http://www.w3.org/2000/svg" viewBox=')
     assert "<script" not in first and " on" not in first.replace(" one", "")
-    assert " id=" not in first  # several maps can share one page
+    # Several maps can share one page: the only ids are the twin powers' hatch patterns, drawn the
+    # same in every map (a reference finds the same stripes whichever map's pattern it reaches).
+    ids = re.findall(r'<(\w+) id="([^"]+)"', first)
+    assert ids and all(tag == "pattern" and ident.startswith("hatch-") for tag, ident in ids)
 
 
 def test_render_board_fills_and_badges_any_map() -> None:
@@ -564,3 +569,38 @@ def test_links_take_their_makers_colour_and_twin_powers_read_apart() -> None:
 def _luminance(colour: str) -> float:
     r, g, b = (int(colour[k : k + 2], 16) for k in (1, 3, 5))
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def test_a_sea_is_drawn_with_its_islands_cut_out_and_their_coasts() -> None:
+    island = [[40, 40], [60, 40], [60, 60], [40, 60]]
+    board = board_from_data(
+        {
+            "format": "interboard-map/1",
+            "id": "atoll",
+            "title": "Atoll",
+            "drawing": {"width": 100, "height": 100},
+            "spaces": [
+                {
+                    "id": "SEA",
+                    "name": "Sea",
+                    "kind": "sea",
+                    "at": [20, 20],
+                    "outline": [[10, 10], [90, 10], [90, 90], [10, 90]],
+                    "holes": [island],
+                },
+                {"id": "ISL", "name": "Island", "kind": "coast", "at": [50, 50], "outline": island},
+            ],
+            "adjacency": {"army": [], "fleet": [["SEA", "ISL"]]},
+        }
+    )
+    drawing = Drawing.parse(render_board(board))
+    cells = {e.get("data-space"): child(e, "cell") for e in drawing.all("space", "g")}
+    sea = cells["SEA"]
+    assert sea.get("fill-rule") == "evenodd" and (sea.get("d") or "").count("M") == 2
+    assert cells["ISL"].get("fill-rule") is None
+    # Drawn as a board of its own (Diplomacy's renderer), the island's whole outline is coast.
+    frame = make_frame(board)
+    (coast,) = Drawing.parse(document(frame, "atoll", draw_spaces(frame, {}), frame.height)).all(
+        "coastline", "path"
+    )
+    assert (coast.get("d") or "").count("M") == 1 and (coast.get("d") or "").count("L") == 4

@@ -78,6 +78,7 @@ def join_boards(
                     at=sp.at,
                     radius=sp.radius,
                     outline=sp.outline,
+                    holes=sp.holes,
                     label_at=sp.label_at,
                 )
             )

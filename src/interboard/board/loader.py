@@ -26,11 +26,14 @@ coast its own (``"coast_at": {"EC": [x, y]}``); ``"radius": r`` draws a space no
 from its position (an island: the sea shows around it).
 
 A map may instead draw each space as its own polygon, ``"outline": [[x, y], ...]`` (then every
-passable space has one, containing its ``at``); its ``drawing`` then says ``"wrap": true`` when the
-left and right edges meet (a world map), names seas (``"seas": [{"name": ..., "at": [x, y]}]``) and
-lists the adjacent pairs joined across the sea (``"sea_lines": [["ALA", "KAM"], ...]``); a region
-gives where its name goes (``"at"``). The outlines are checked as :mod:`.outlines` says: what touches
-on the drawing is what is adjacent, except the sea lines.
+passable space has one, containing its ``at``); a sea may cut its islands out of its outline
+(``"holes": [[[x, y], ...], ...]``) and a space may say where its name is written (``"label_at"``).
+Its ``drawing`` then says ``"wrap": true`` when the left and right edges meet (a world map), names
+seas (``"seas": [{"name": ..., "at": [x, y]}]``), lists the adjacent pairs joined across the sea
+(``"sea_lines": [["ALA", "KAM"], ...]``), may give land that is no space (``"scenery"``: polygons)
+and the size its labels were placed for (``"label_size"``); a region gives where its name goes
+(``"at"``). The outlines are checked as :mod:`.outlines` says: what touches on the drawing is what
+is adjacent, except the sea lines.
 
 Adjacency pairs are undirected. Army pairs join spaces; fleet pairs join locations (a space, or a
 coast written ``SPACE/COAST``). Every check failure raises :class:`MapDataError` naming the file and
@@ -190,6 +193,14 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
             outline = tuple(c.point(v, f"{where} outline", space_size) for v in points)
             if at is None:
                 raise c.fail(where, "its drawing position 'at' must lie inside its outline")
+        holes: tuple[tuple[Point, ...], ...] = ()
+        if "holes" in raw:
+            if not outline:
+                raise c.fail(where, "holes are cut out of an outline: give the space its outline")
+            holes = tuple(
+                tuple(c.point(v, f"{where} holes[{k}]", space_size) for v in ring)
+                for k, ring in enumerate(c.field(raw, "holes", list, where))
+            )
         label_at: Point | None = None
         if "label_at" in raw:
             label_at = c.point(raw["label_at"], f"{where} label_at", space_size)
@@ -226,6 +237,7 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
                 at=at,
                 radius=radius,
                 outline=outline,
+                holes=holes,
                 label_at=label_at,
             )
         )
@@ -497,13 +509,13 @@ def _check_outlines(
         if sp.outline:
             boards.setdefault(sp.board, []).append(sp)
     for members in boards.values():
-        shared, problems = geo.coverage([sp.outline for sp in members])
+        shared, problems = geo.coverage([sp.outline for sp in members], [sp.holes for sp in members])
         for i, j, why in sorted(problems, key=lambda p: (p[1] is not None, p[0], p[1] or 0)):
             if j is None:
                 raise c.fail(f"space {members[i].id}", why)
             raise c.fail(f"outlines of {members[i].id} and {members[j].id}", why)
         for sp in members:
-            if sp.at is None or not geo.contains(sp.outline, sp.at):
+            if sp.at is None or not geo.within(sp.outline, sp.holes, sp.at):
                 raise c.fail(f"space {sp.id}", "its drawing position 'at' must lie inside its outline")
         drawn_here = [k for k, sp in enumerate(members) if sp.kind is not SpaceKind.IMPASSABLE]
         for u, i in enumerate(drawn_here):

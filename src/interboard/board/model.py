@@ -72,6 +72,8 @@ class Space:
     """At most this far from ``at`` is the space drawn (an island amid the sea); None: no limit."""
     outline: tuple[Point, ...] = ()
     """The space's own polygon in drawing units (empty: the renderer shades a cell around ``at``)."""
+    holes: tuple[tuple[Point, ...], ...] = ()
+    """Rings cut out of the outline: the islands that lie within a sea."""
     label_at: Point | None = None
     """Where its name is written, inside its outline and clear of ``at`` (None: under ``at``)."""
 

@@ -162,25 +162,30 @@ def _point_text(p: Point) -> str:
 
 
 def coverage(
-    polys: Sequence[Polygon],
+    polys: Sequence[Polygon], holes: Sequence[Sequence[Polygon]] = ()
 ) -> tuple[dict[tuple[int, int], float], list[tuple[int, int | None, str]]]:
     """How a set of outlines lies together, all at once: the length of border each pair shares
     (pairs ``(i, j)``, ``i < j``), and the problems found, as ``(i, j, why)`` (``j`` is None for a
     problem of outline ``i`` alone). Outlines may share whole edges; any other contact (edges that
-    cross, that run along part of each other, an outline inside another) is a problem."""
+    cross, that run along part of each other, an outline inside another) is a problem.
+
+    ``holes[i]``, when given, are rings cut out of outline ``i`` (a sea around its islands): their
+    edges are outline ``i``'s too, and what lies in a hole is not inside ``i``."""
     problems: list[tuple[int, int | None, str]] = []
-    segments: list[tuple[int, int, Point, Point]] = []
-    for i, poly in enumerate(polys):
-        if len(poly) < 3:
-            problems.append((i, None, "an outline has at least 3 points"))
-            continue
-        if abs(area(poly)) < 1.0:
-            problems.append((i, None, "the outline encloses no area"))
-            continue
-        for k, (a, b) in enumerate(edges(poly)):
-            if math.dist(a, b) <= TOLERANCE:
-                problems.append((i, None, f"the outline repeats the point {_point_text(a)}"))
-            segments.append((i, k, a, b))
+    rings = [[poly, *(holes[i] if i < len(holes) else ())] for i, poly in enumerate(polys)]
+    segments: list[tuple[int, tuple[int, int], Point, Point]] = []
+    for i, own in enumerate(rings):
+        for r, ring in enumerate(own):
+            if len(ring) < 3:
+                problems.append((i, None, "an outline has at least 3 points"))
+                break
+            if abs(area(ring)) < 1.0:
+                problems.append((i, None, "the outline encloses no area"))
+                break
+            for k, (a, b) in enumerate(edges(ring)):
+                if math.dist(a, b) <= TOLERANCE:
+                    problems.append((i, None, f"the outline repeats the point {_point_text(a)}"))
+                segments.append((i, (r, k), a, b))
     grid: dict[tuple[int, int], list[int]] = defaultdict(list)
     boxes_of: list[tuple[float, float, float, float]] = []
     for n, (_, _, a, b) in enumerate(segments):
@@ -219,8 +224,8 @@ def coverage(
                 pj, kj, c, d = segments[n]
                 s, t = (a, b), (c, d)
                 if pi == pj:
-                    size = len(polys[pi])
-                    if abs(ki - kj) in (1, size - 1):
+                    size = len(rings[pi][ki[0]])
+                    if ki[0] == kj[0] and abs(ki[1] - kj[1]) in (1, size - 1):
                         continue  # consecutive edges meet at their common point
                     if crosses(s, t) or overlap(s, t) > TOLERANCE:
                         report(pi, None, f"the outline crosses itself (the edge from {_point_text(a)})")
@@ -242,7 +247,7 @@ def coverage(
     # Edges that neither cross nor half-share: one outline lies inside another only if any of its
     # points not on the other does.
     boxes = [_box(poly) if len(poly) >= 3 else (0.0, 0.0, -1.0, -1.0) for poly in polys]
-    vertex_sets = [set(poly) for poly in polys]
+    vertex_sets = [{p for ring in own for p in ring} for own in rings]
     for i in range(len(polys)):
         for j in range(i + 1, len(polys)):
             bi, bj = boxes[i], boxes[j]
@@ -250,7 +255,12 @@ def coverage(
                 continue
             for inner, outer in ((i, j), (j, i)):
                 spot = next((p for p in polys[inner] if p not in vertex_sets[outer]), None)
-                if spot is not None and contains(polys[outer], spot):
+                if spot is not None and within(polys[outer], rings[outer][1:], spot):
                     report(i, j, f"the point {_point_text(spot)} of one lies inside the other")
                     break
     return dict(shared), problems
+
+
+def within(poly: Polygon, holes: Sequence[Polygon], p: Point) -> bool:
+    """True when ``p`` lies inside ``poly`` and in none of its holes."""
+    return contains(poly, p) and not any(contains(hole, p) for hole in holes)

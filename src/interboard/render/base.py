@@ -141,6 +141,7 @@ def draw_spaces(
                     {
                         "class": "cell",
                         "d": d,
+                        "fill-rule": "evenodd" if space.holes else None,
                         "fill": fill,
                         "stroke": "#8c8574" if space.kind is not SpaceKind.SEA else "#8fb3d0",
                         "stroke-width": 0.6,
@@ -284,10 +285,18 @@ def cell_paths(board: Board, printed: str, space: int, offset: Point) -> list[st
 
     def make() -> dict[int, list[str]]:
         ox, oy = offset
-        return {
+        paths = {
             index: [path_points([(ox + x, oy + y) for x, y in poly]) for poly in polys]
             for index, polys in space_shapes(board.base, printed).polygons.items()
         }
+        for sp in board.base.spaces:
+            if sp.holes and sp.board == printed:
+                # A sea's islands are holes in its one path (drawn even-odd: a click there is the island's).
+                paths[sp.index] = [
+                    paths[sp.index][0]
+                    + "".join(path_points([(ox + x, oy + y) for x, y in hole]) for hole in sp.holes)
+                ]
+        return paths
 
     return _static(board, ("cells", printed, offset), make).get(space, [])
 

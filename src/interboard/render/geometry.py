@@ -189,10 +189,10 @@ def _outline_shapes(spaces: Sequence[Space]) -> SpaceShapes:
     polygons: dict[int, list[Polygon]] = {sp.index: [list(sp.outline)] for sp in spaces}
     sides: dict[tuple[Point, Point], list[tuple[int, Point, Point]]] = {}
     for sp in spaces:
-        poly = sp.outline
-        for k in range(len(poly)):
-            p, q = poly[k], poly[(k + 1) % len(poly)]
-            sides.setdefault((p, q) if p <= q else (q, p), []).append((sp.index, p, q))
+        for poly in (sp.outline, *sp.holes):
+            for k in range(len(poly)):
+                p, q = poly[k], poly[(k + 1) % len(poly)]
+                sides.setdefault((p, q) if p <= q else (q, p), []).append((sp.index, p, q))
     edges = [
         Edge(min(a, b), max(a, b), p, q)
         for found in sides.values()
@@ -222,9 +222,9 @@ def coast_lines(board: Board, printed: str, size: Point) -> list[list[Point]]:
         return (p, q) if p <= q else (q, p)
 
     for sp in here:
-        poly = sp.outline
-        for k in range(len(poly)):
-            owners.setdefault(key(poly[k], poly[(k + 1) % len(poly)]), []).append(sp.index)
+        for poly in (sp.outline, *sp.holes):
+            for k in range(len(poly)):
+                owners.setdefault(key(poly[k], poly[(k + 1) % len(poly)]), []).append(sp.index)
     for name, poly in board.scenery:
         if name == printed:
             for k in range(len(poly)):

@@ -12,7 +12,7 @@ import math
 from collections.abc import Mapping, Sequence
 
 from ..board import Board, SpaceKind
-from .base import FILL, INK, SEA_INK, Frame, LegendItem, badge, board_frames, legend
+from .base import FILL, INK, SEA_INK, Frame, LegendItem, badge, board_frames, legend, scenery
 from .geometry import closest_points
 from .svg import Attr, Point, el, mix, num, path_points, text_el, title_el, towards
 
@@ -156,7 +156,11 @@ def draw_outlined(
             "path",
             {
                 "class": "cell",
-                "d": path_points([(ox + px, oy + py) for px, py in space.outline]),
+                "d": "".join(
+                    path_points([(ox + px, oy + py) for px, py in ring])
+                    for ring in (space.outline, *space.holes)
+                ),
+                "fill-rule": "evenodd" if space.holes else None,
                 "fill": fill,
                 "stroke": BORDER,
                 "stroke-width": 0.8,
@@ -195,6 +199,7 @@ def draw_outlined(
             el("g", {"class": "space-label", "data-loc": loc_id, "data-space": space.id}, *parts)
         )
     out.extend(spaces_out)
+    out.extend(scenery(frame))
     regions: list[str] = []
     for region in board.regions:
         sides = region_outlines(board).get(region.id, [])
