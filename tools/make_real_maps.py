@@ -21,8 +21,9 @@ What goes in:
   boards do); the places the board must show (``extent``: the drawing is the smallest rectangle
   around them) and its width; which countries bound which spaces (``groups``: France's real
   borders around the six French provinces); land added where the board closes a strait
-  (``bridges``, owned by a space or by whichever is nearest); places that belong to no space
-  (``neutral``); adjacent pairs drawn as passages (``passages``); and the labels' size.
+  (``bridges``, owned by a space or by whichever is nearest); islands too small to show, drawn as
+  discs of a given radius (``islands``); places that belong to no space (``neutral``); adjacent
+  pairs drawn as passages (``passages``); and the labels' size.
 
 How a board is cut: land and sea are parted by the real coastline, simplified to what shows at the
 drawing's scale. Each group's countries are split among its spaces as the Voronoi cells of their
@@ -377,7 +378,6 @@ def cut_board(
         land = land.union(Polygon([frame(lon, lat) for lon, lat in bridge["polygon"]]))
     tolerance = float(recipe.get("simplify", 0.5))
     land = land.simplify(tolerance, preserve_topology=True).buffer(0)
-    sea = frame_box.difference(land)
     countries = {props.get("name"): polys for props, polys in topo_geometries(topology, "countries")}
     kinds = {sp["id"]: sp["kind"] for sp in board["spaces"]}
     sites: dict[str, list[Site]] = {}
@@ -390,9 +390,21 @@ def cut_board(
         sites[sp["id"]] = [Site(sp["id"], frame(lon, lat), k == 0) for k, (lon, lat) in enumerate(points)]
         first_point[sp["id"]] = sites[sp["id"]][0].point
     pieces: list[Piece] = []
-    free_land = land
     grouped: set[str] = set()
     claimed = Polygon()
+    # An island too small to see (or to click) at the board's scale is drawn as a disc around its
+    # point, as printed boards draw their atolls: the disc is the space's own.
+    for space, radius in recipe.get("islands", {}).items():
+        if space not in first_point:
+            raise RecipeError(f"islands: no space {space} on the board")
+        disc = Point(first_point[space]).buffer(float(radius), quad_segs=3).intersection(frame_box)
+        land = land.union(disc)
+        area = disc.difference(claimed)
+        claimed = claimed.union(area)
+        grouped.add(space)
+        pieces.extend(Piece(space, p, False) for p in _polygons(area))
+    sea = frame_box.difference(land)
+    free_land = land.difference(claimed)
     for group in recipe.get("groups", []):
         names = group["countries"]
         unknown = [n for n in names if n not in countries]
@@ -432,69 +444,86 @@ def cut_board(
 # --- Shared borders, as the loader wants them --------------------------------------------------
 
 
-def tidy(
-    pieces: list[Piece], min_scenery: float, tolerance: float
-) -> list[tuple[Piece, list[tuple[float, float]]]]:
-    """Simplified exterior rings that share their points along shared borders (no vertex of one in
-    the middle of another's edge), rounded to the committed precision."""
+Ring = list[tuple[float, float]]
+
+
+def tidy(pieces: list[Piece], min_scenery: float, tolerance: float) -> list[tuple[Piece, list[Ring]]]:
+    """Each piece as simplified rings (its outline, then a sea's holes where its island spaces lie)
+    that share their points along shared borders (no vertex of one in the middle of another's
+    edge), rounded to the committed precision."""
     kept = [p for p in pieces if p.space is not None or p.polygon.area >= min_scenery]
-    exteriors = [Polygon(p.polygon.exterior) for p in kept]
+    islands = shapely.STRtree(
+        [Polygon(p.polygon.exterior) for p in kept if p.space is not None and not p.sea]
+    )
+    shapes = []
+    for piece in kept:
+        holes = []
+        if piece.sea:
+            # A sea keeps the holes its island spaces fill; scenery islands are drawn over it.
+            holes = [
+                r
+                for r in piece.polygon.interiors
+                if len(islands.query(Polygon(r).representative_point(), predicate="within"))
+            ]
+        shapes.append(Polygon(piece.polygon.exterior, holes))
     # Node every border with every other (a vertex of one on another's edge becomes a vertex of
-    # both), then give each face back to the piece it lies in: a coverage with matching vertices.
-    lines = shapely.unary_union([g.exterior for g in exteriors])
+    # both), then give each face back to the smallest piece it lies in: a coverage whose
+    # neighbours share their vertices.
+    rings = [ring for g in shapes for ring in (g.exterior, *g.interiors)]
+    lines = shapely.unary_union(rings)
     faces = list(shapely.polygonize(list(getattr(lines, "geoms", [lines]))).geoms)
-    tree = shapely.STRtree(exteriors)
+    tree = shapely.STRtree(shapes)
     owned: dict[int, list[Any]] = defaultdict(list)
     for face in faces:
-        spot = face.representative_point()
-        for k in tree.query(spot, predicate="within"):
-            owned[int(k)].append(face)
-            break
-    noded = [unary_union(owned.get(k, [g])) for k, g in enumerate(exteriors)]
+        found = tree.query(face.representative_point(), predicate="within")
+        if len(found):
+            owned[int(min(found, key=lambda k: shapes[int(k)].area))].append(face)
+    noded = [unary_union(owned.get(k, [g])) for k, g in enumerate(shapes)]
     simplified = shapely.coverage_simplify(noded, tolerance)
     factor = 10**PRECISION
+
+    def rounded(coords: Any) -> Ring:
+        ring = [(round(x * factor) / factor, round(y * factor) / factor) for x, y in list(coords)[:-1]]
+        return [p for k, p in enumerate(ring) if p != ring[k - 1]]
+
     out = []
     for piece, geometry in zip(kept, simplified, strict=True):
-        polys = sorted(_polygons(geometry), key=lambda g: -g.area)
-        ring = [
-            (round(x * factor) / factor, round(y * factor) / factor) for x, y in polys[0].exterior.coords[:-1]
-        ]
-        ring = [p for k, p in enumerate(ring) if p != ring[k - 1]]
-        out.append((piece, ring))
+        main = max(_polygons(geometry), key=lambda g: g.area)
+        out.append((piece, [rounded(main.exterior.coords), *(rounded(r.coords) for r in main.interiors)]))
     return _split_edges(out)
 
 
-def _split_edges(
-    shaped: list[tuple[Piece, list[tuple[float, float]]]],
-) -> list[tuple[Piece, list[tuple[float, float]]]]:
+def _split_edges(shaped: list[tuple[Piece, list[Ring]]]) -> list[tuple[Piece, list[Ring]]]:
     """Rounding can leave a vertex of one ring on the middle of a neighbour's edge: add it there."""
     cells: dict[tuple[int, int], set[tuple[float, float]]] = defaultdict(set)
-    for _, ring in shaped:
-        for p in ring:
-            cells[(int(p[0] // 4), int(p[1] // 4))].add(p)
-    out = []
-    for piece, ring in shaped:
-        fixed: list[tuple[float, float]] = []
-        for k, a in enumerate(ring):
-            b = ring[(k + 1) % len(ring)]
-            fixed.append(a)
-            length2 = (b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2
-            if length2 == 0:
-                continue
-            found = []
-            for cx in range(int(min(a[0], b[0]) // 4), int(max(a[0], b[0]) // 4) + 1):
-                for cy in range(int(min(a[1], b[1]) // 4), int(max(a[1], b[1]) // 4) + 1):
-                    for p in cells.get((cx, cy), ()):
-                        if p in (a, b):
-                            continue
-                        t = ((p[0] - a[0]) * (b[0] - a[0]) + (p[1] - a[1]) * (b[1] - a[1])) / length2
-                        if 0 < t < 1:
-                            foot = (a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]))
-                            if math.dist(foot, p) <= 0.06:
-                                found.append((t, p))
-            fixed.extend(p for _, p in sorted(found))
-        out.append((piece, fixed))
-    return out
+    for _, rings in shaped:
+        for ring in rings:
+            for p in ring:
+                cells[(int(p[0] // 4), int(p[1] // 4))].add(p)
+    return [(piece, [_split_ring(ring, cells) for ring in rings]) for piece, rings in shaped]
+
+
+def _split_ring(ring: Ring, cells: dict[tuple[int, int], set[tuple[float, float]]]) -> Ring:
+    fixed: Ring = []
+    for k, a in enumerate(ring):
+        b = ring[(k + 1) % len(ring)]
+        fixed.append(a)
+        length2 = (b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2
+        if length2 == 0:
+            continue
+        found = []
+        for cx in range(int(min(a[0], b[0]) // 4), int(max(a[0], b[0]) // 4) + 1):
+            for cy in range(int(min(a[1], b[1]) // 4), int(max(a[1], b[1]) // 4) + 1):
+                for p in cells.get((cx, cy), ()):
+                    if p in (a, b):
+                        continue
+                    t = ((p[0] - a[0]) * (b[0] - a[0]) + (p[1] - a[1]) * (b[1] - a[1])) / length2
+                    if 0 < t < 1:
+                        foot = (a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]))
+                        if math.dist(foot, p) <= 0.06:
+                            found.append((t, p))
+        fixed.extend(p for _, p in sorted(found))
+    return fixed
 
 
 # --- Labels ------------------------------------------------------------------------------------
@@ -546,13 +575,20 @@ def label_box(at: tuple[float, float], text: str, size: float) -> Any:
 
 
 def _best_label(
-    polygon: Polygon, at: tuple[float, float], clear: Any, text: str, size: float, step: float
+    polygon: Polygon,
+    at: tuple[float, float],
+    clear: Any,
+    text: str,
+    size: float,
+    step: float,
+    reach: float = 0.0,
 ) -> tuple[float, tuple[float, float], Any] | None:
-    """The best spot for a label in ``polygon`` whose box misses ``clear``: the most inside, then
-    the nearest to just under ``at``. Returns (share of the box inside, spot, box)."""
+    """The best spot for a label in ``polygon`` (or up to ``reach`` around it) whose box misses
+    ``clear``: the most inside, then the nearest to just under ``at``. Returns (share of the box
+    inside, spot, box)."""
     inner = shapely.prepared.prep(polygon.buffer(-0.8))
     blocked = shapely.prepared.prep(clear)
-    x0, y0, x1, y1 = polygon.bounds
+    x0, y0, x1, y1 = polygon.buffer(reach).bounds if reach else polygon.bounds
     best: tuple[tuple[float, float], tuple[float, float], Any] | None = None
     y = y0
     while y <= y1 + size:
@@ -574,7 +610,7 @@ def _best_label(
 
 
 def place_labels(
-    spaces: list[dict[str, Any]], polygons: dict[str, Polygon], size: float
+    spaces: list[dict[str, Any]], polygons: dict[str, Polygon], size: float, frame_box: Polygon
 ) -> dict[str, tuple[float, float]]:
     """A spot for each space's label: its box inside the space, clear of the space's point (where
     the unit and the centre ring go), of split coasts' marks and of every label already placed;
@@ -583,6 +619,7 @@ def place_labels(
     it can; failing that, the label goes where most of it lies inside."""
     placed: list[Any] = []
     out: dict[str, tuple[float, float]] = {}
+    outside = frame_box.buffer(1000).difference(frame_box.buffer(-1))  # a name stays on the board
     for sp in sorted(spaces, key=lambda sp: polygons[sp["id"]].area):
         polygon = polygons[sp["id"]]
         text = label_text(sp)
@@ -593,7 +630,7 @@ def place_labels(
         def clear_of(
             at: tuple[float, float], clearance: float = clearance, coasts: list[Any] = coasts
         ) -> Any:
-            return unary_union([Point(at).buffer(clearance), *coasts, *placed])
+            return unary_union([Point(at).buffer(clearance), *coasts, *placed, outside])
 
         best = _best_label(polygon, wanted, clear_of(wanted), text, size, 1.5)
         if best is None or best[0] < 1.0:
@@ -617,6 +654,13 @@ def place_labels(
                     sp["at"] = [round(at[0], 1), round(at[1], 1)]
                     if found[0] >= 1.0:
                         break
+        if best is None or best[0] < 0.5:
+            # An island too small for its name: the name goes beside it, as printed boards do.
+            beside = _best_label(
+                polygon, wanted, clear_of(tuple(sp["at"])), text, size, 1.5, reach=2.5 * size
+            )
+            if beside is not None and (best is None or beside[0] >= best[0]):
+                best = beside
         if best is None:
             print(f"warning: no room for the label of {sp['id']}", file=sys.stderr)
             continue
@@ -656,18 +700,21 @@ def draw(recipe: dict[str, Any], board: dict[str, Any]) -> None:
     pieces, first_point = cut_board(recipe, board, frame)
     min_scenery = float(recipe.get("min_scenery", 6.0))
     shaped = tidy(pieces, min_scenery, float(recipe.get("simplify", 0.5)))
-    outline = {piece.space: ring for piece, ring in shaped if piece.space is not None}
+    outline = {piece.space: rings for piece, rings in shaped if piece.space is not None}
     font = float(recipe.get("label_size", 10))
     for sp in board["spaces"]:
-        ring = outline[sp["id"]]
+        ring, *holes = outline[sp["id"]]
         sp["outline"] = [list(p) for p in ring]
-        polygon = Polygon(ring)
+        sp.pop("holes", None)
+        if holes:
+            sp["holes"] = [[list(p) for p in hole] for hole in holes]
+        polygon = Polygon(ring, holes)
         at = unit_spot(polygon, first_point[sp["id"]])
         sp["at"] = [round(at[0], 1), round(at[1], 1)]
         for coast, (lon, lat) in sp.get("coast_geo", {}).items():
             sp.setdefault("coast_at", {})[coast] = [round(v, 1) for v in frame(lon, lat)]
-    polygons = {sp["id"]: Polygon(sp["outline"]).buffer(0) for sp in board["spaces"]}
-    labels = place_labels(board["spaces"], polygons, font)
+    polygons = {sp["id"]: Polygon(sp["outline"], sp.get("holes", [])).buffer(0) for sp in board["spaces"]}
+    labels = place_labels(board["spaces"], polygons, font, box(0, 0, frame.width, frame.height))
     for sp in board["spaces"]:
         sp.pop("label_at", None)
         if sp["id"] in labels:
@@ -676,7 +723,7 @@ def draw(recipe: dict[str, Any], board: dict[str, Any]) -> None:
     drawing["label_size"] = font
     drawing["width"], drawing["height"] = frame.width, frame.height
     drawing["sea_lines"] = recipe.get("passages", [])
-    drawing["scenery"] = [[list(p) for p in ring] for piece, ring in shaped if piece.space is None]
+    drawing["scenery"] = [[list(p) for p in rings[0]] for piece, rings in shaped if piece.space is None]
 
 
 def report(board: dict[str, Any]) -> list[str]:
@@ -684,7 +731,7 @@ def report(board: dict[str, Any]) -> list[str]:
     adjacent spaces that do not touch (a passage, ``sea_lines``, may join two that do not)."""
     minimum = 4.0  # the loader's MIN_BORDER
     spaces = [sp for sp in board["spaces"] if sp["kind"] != "impassable"]
-    polygons = [Polygon(sp["outline"]) for sp in spaces]
+    polygons = [Polygon(sp["outline"], sp.get("holes", [])) for sp in spaces]
     adjacent: set[tuple[str, str]] = set()
     for table in board["adjacency"].values():
         for a, b in table:

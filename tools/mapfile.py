@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-PLACES = ("geo", "coast_geo", "at", "coast_at", "outline", "label_at")
+PLACES = ("geo", "coast_geo", "at", "coast_at", "outline", "holes", "label_at")
 """A space's fields that say where it is and how it is drawn, not what it is in the game."""
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import importlib.util
+import math
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -39,7 +40,7 @@ def tool() -> ModuleType:
 
 RECIPE: dict[str, Any] = {
     "projection": {"lon0": -4, "lat0": 40, "parallels": [36, 44]},
-    "extent": [[-11, 44.5], [5, 44.5], [5, 35.5], [-11, 35.5]],
+    "extent": [[-11, 44.5], [10, 44.5], [10, 35.5], [-11, 35.5]],
     "width": 400,
     "label_size": 12,
     "groups": [
@@ -48,6 +49,7 @@ RECIPE: dict[str, Any] = {
         {"countries": ["France"], "spaces": ["GAS"]},
     ],
     "neutral": [[-5, 33], [3, 33]],
+    "islands": {"ALB": 4},
 }
 
 BOARD: dict[str, Any] = {
@@ -59,7 +61,9 @@ BOARD: dict[str, Any] = {
         {"id": "SPA", "name": "Spain", "kind": "coast", "geo": [[-3.7, 40.2]]},
         {"id": "GAS", "name": "Gascony", "kind": "coast", "geo": [[0.5, 44.0]]},
         {"id": "ATL", "name": "Atlantic", "kind": "sea", "geo": [[-10.0, 40.0], [-4.0, 44.3]]},
-        {"id": "MED", "name": "Mediterranean", "kind": "sea", "geo": [[2.0, 39.5]]},
+        {"id": "MED", "name": "Mediterranean", "kind": "sea", "geo": [[2.0, 38.5]]},
+        {"id": "SAR", "name": "Sardinia", "kind": "coast", "geo": [[9.0, 40.0]]},
+        {"id": "ALB", "name": "Alboran", "kind": "coast", "geo": [[-3.03, 35.94]]},
     ],
     "adjacency": {
         "army": [["POR", "SPA"], ["SPA", "GAS"]],
@@ -70,6 +74,8 @@ BOARD: dict[str, Any] = {
             ["ATL", "MED"],
             ["GAS", "ATL"],
             ["GAS", "MED"],
+            ["SAR", "MED"],
+            ["ALB", "MED"],
         ],
     },
 }
@@ -85,18 +91,28 @@ def drawn(tool: ModuleType) -> dict[str, Any]:
 def test_a_board_is_cut_from_the_real_coastline_and_loads(tool: ModuleType, drawn: dict[str, Any]) -> None:
     assert tool.report(drawn) == []
     board = board_from_data(drawn, source="iberia.json")  # the loader's checks: see board.outlines
-    assert board.size == (400.0, drawn["drawing"]["height"]) and 250 < board.size[1] < 450
+    assert board.size == (400.0, drawn["drawing"]["height"])
     por, spa = board.space("POR"), board.space("SPA")
     # Portugal is Natural Earth's: west of Spain, about a fifth of Iberia's land.
     assert max(x for x, _ in por.outline) < max(x for x, _ in spa.outline)
     assert 0.12 < _area(por.outline) / (_area(por.outline) + _area(spa.outline)) < 0.25
+    assert board.size is not None and 200 < board.size[1] < 350
     # A real coast has hundreds of points; each space has its label spot inside it.
     assert len(spa.outline) > 100
     for sp in board.spaces:
         assert sp.label_at is not None and sp.at is not None
     assert board.label_size == 12.0
-    # The Balearic Islands belong to no space here: they are scenery.
-    assert any(max(x for x, _ in p) > spa.at[0] for _, p in board.scenery)
+    # Sardinia is a space, cut out of the sea around it; the Balearics (Spain's, but away from
+    # Spain's point) are scenery drawn over the sea.
+    med, sardinia = board.space("MED"), board.space("SAR")
+    assert sardinia.outline in med.holes and len(sardinia.outline) > 10
+    assert any(
+        max(x for x, _ in p) > spa.at[0] and min(x for x, _ in p) < sardinia.at[0] for _, p in board.scenery
+    )
+    # Alboran, too small for Natural Earth's 1:50m, is a disc of the recipe's radius in its sea.
+    alboran = board.space("ALB")
+    assert alboran.outline in med.holes and len(alboran.outline) == 12
+    assert all(3.5 < math.dist(p, alboran.at) < 4.5 for p in alboran.outline)
     assert {sp.kind for sp in board.spaces} == {SpaceKind.COAST, SpaceKind.SEA}
 
 
