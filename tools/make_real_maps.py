@@ -475,11 +475,21 @@ def tidy(pieces: list[Piece], min_scenery: float, tolerance: float) -> list[tupl
     tree = shapely.STRtree(shapes)
     owned: dict[int, list[Any]] = defaultdict(list)
     for face in faces:
-        found = tree.query(face.representative_point(), predicate="within")
-        if len(found):
-            owned[int(min(found, key=lambda k: shapes[int(k)].area))].append(face)
-    noded = [unary_union(owned.get(k, [g])) for k, g in enumerate(shapes)]
-    simplified = shapely.coverage_simplify(noded, tolerance)
+        found = [int(k) for k in tree.query(face.representative_point(), predicate="within")]
+        # A space first (the smallest: an island before its sea); else scenery (land beyond the
+        # board's edge); scenery islands lie over their sea and take no part of it.
+        spaces = [k for k in found if kept[k].space is not None]
+        if spaces or found:
+            owned[min(spaces or found, key=lambda k: shapes[k].area)].append(face)
+    covered = [k for k in range(len(shapes)) if k in owned]
+    simplified = list(shapes)
+    for k, geometry in zip(
+        covered, shapely.coverage_simplify([unary_union(owned[k]) for k in covered], tolerance), strict=True
+    ):
+        simplified[k] = geometry
+    for k in range(len(shapes)):
+        if k not in owned:
+            simplified[k] = shapes[k].simplify(tolerance, preserve_topology=True)
     factor = 10**PRECISION
 
     def rounded(coords: Any) -> Ring:
