@@ -42,13 +42,20 @@ POWERS = {
     "Chinese": ("CHINA", None),
 }
 POWER_INFO = {
-    "GERMANY": ("Germany", "axis", "#5a5a5a"),
-    "USSR": ("Soviet Union", "allies", "#a8322d"),
-    "UK": ("United Kingdom", "allies", "#c8a35a"),
-    "USA": ("United States", "allies", "#3f7a3a"),
-    "JAPAN": ("Japan", "axis", "#e08a1e"),
-    "CHINA": ("China", "allies", "#2f6fa8"),
+    # name, side, colour, and the short name a stack's label gives it (``Ger 3i 1a``)
+    "GERMANY": ("Germany", "axis", "#5a5a5a", "Ger"),
+    "USSR": ("Soviet Union", "allies", "#a8322d", "Sov"),
+    "UK": ("United Kingdom", "allies", "#c8a35a", "UK"),
+    "USA": ("United States", "allies", "#3f7a3a", "US"),
+    "JAPAN": ("Japan", "axis", "#e08a1e", "Jpn"),
+    "CHINA": ("China", "allies", "#2f6fa8", "Chn"),
 }
+UNIT_SYMBOLS = {
+    # The letter a stack's label counts a unit type by (capitals for the big ships and buildings).
+    "infantry": "i", "marine": "m", "armour": "a", "artillery": "r", "fighter": "f", "bomber": "b",
+    "transport": "t", "submarine": "s", "destroyer": "d", "carrier": "c", "battleship": "B",
+    "factory": "F", "aa_gun": "g", "airfield": "A", "harbour": "H",
+}  # fmt: skip
 
 GAMES = {
     # Longitude and latitude knots (degrees, share of the drawing): the oceans are drawn narrower
@@ -169,6 +176,7 @@ def unit_types(root: ET.Element) -> dict[str, dict[str, Any]]:
         )
         entry: dict[str, Any] = {
             "name": name.replace("aaGun", "AA gun").replace("_", " "),
+            "symbol": UNIT_SYMBOLS[{"aaGun": "aa_gun"}.get(name, name)],
             "domain": domain,
             "cost": u["cost"],
             "attack": u.get("attack", 0),
@@ -405,8 +413,8 @@ def convert(game: str, path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
                 order.append(power)
     powers = []
     for power in order:
-        name, side, colour = POWER_INFO[power]
-        entry = {"id": power, "name": name, "side": side, "colour": colour}
+        name, side, colour, short = POWER_INFO[power]
+        entry = {"id": power, "name": name, "short": short, "side": side, "colour": colour}
         economies = facts.get("economy_capitals", {}).get(power)
         if economies:
             entry["economies"] = [
