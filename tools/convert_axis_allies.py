@@ -27,6 +27,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+import mapfile
+
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "src" / "interboard" / "games" / "axis_allies" / "data"
 LAYOUT = Path(__file__).resolve().parent / "axis_allies" / "layout.json"
@@ -287,21 +289,32 @@ def convert(game: str, path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     unknown = set(layout) - set(names)
     if unknown:
         raise SystemExit(f"layout names spaces that {path.name} does not have: {sorted(unknown)}")
-    placed = {n: project(game, *layout[n]) for n in names if n in layout}
+    # A layout entry is a place [lon, lat], or a list of them (the first the place, the rest the
+    # points tools/make_real_maps.py shapes the space by).
+    geo = {n: [list(p) for p in v] if isinstance(v[0], list) else [list(v)] for n, v in layout.items()}
+    placed = {n: project(game, *geo[n][0]) for n in names if n in geo}
     missing_land = [n for n in names if n not in sea and n not in placed]
     if missing_land:
         raise SystemExit(f"layout gives no position for {missing_land}")
     at = place_seas(game, names, sea, adj, placed)
 
     ids = {n: space_id(space_name(game, n)) for n in names}
+    # A board drawn from real geography keeps its drawing (tools/make_real_maps.py made it).
+    shipped_path = OUT / "maps" / f"{game}.json"
+    shipped = json.loads(shipped_path.read_text(encoding="utf-8")) if shipped_path.exists() else {}
+    drawn = {sp["id"]: sp for sp in shipped.get("spaces", []) if "outline" in sp}
     spaces = []
     for n in names:
         kind = "sea" if n in sea else "coast" if any(m in sea for m in adj[n]) else "land"
         entry: dict[str, Any] = {"id": ids[n], "name": space_name(game, n), "kind": kind, "at": at[n]}
-        if n not in sea and all(m in sea for m in adj[n]):
+        if ids[n] in drawn:
+            entry.update({k: v for k, v in drawn[ids[n]].items() if k in mapfile.PLACES and k != "geo"})
+        elif n not in sea and all(m in sea for m in adj[n]):
             entry["radius"] = radii.get(n, radii["island"])  # an island: the sea shows around it
         if n in ALIASES:
             entry["aliases"] = ALIASES[n]
+        if n in geo:
+            entry["geo"] = geo[n]
         spaces.append(entry)
     army, fleet = [], []
     for c in board.findall("connection"):
@@ -314,7 +327,9 @@ def convert(game: str, path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
         "title": GAMES[game]["title"],
         "source": f"Spaces and connections transcribed from TripleA's {path.name} (triplea-maps) by "
         "tools/convert_axis_allies.py. Drawing positions are the project's own estimate from geography.",
-        "drawing": {"width": GAMES[game]["width"], "height": GAMES[game]["height"]},
+        "drawing": shipped["drawing"]
+        if drawn
+        else {"width": GAMES[game]["width"], "height": GAMES[game]["height"]},
         "spaces": spaces,
         "adjacency": {"army": sorted(army), "fleet": sorted(fleet)},
     }
@@ -455,7 +470,7 @@ def main(argv: list[str] | None = None) -> int:
     for game, path in (("aa_europe_1999", args.europe), ("aa_pacific_2001", args.pacific)):
         board, data = convert(game, path)
         (OUT / "maps").mkdir(parents=True, exist_ok=True)
-        (OUT / "maps" / f"{game}.json").write_text(json.dumps(board, indent=1) + "\n", encoding="utf-8")
+        (OUT / "maps" / f"{game}.json").write_text(mapfile.dump(board), encoding="utf-8")
         (OUT / f"{game}.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         print(f"{game}: {len(board['spaces'])} spaces, {len(data['setup'])} powers set up")
     return 0
