@@ -17,13 +17,15 @@ What goes in:
   (the space reaches them). A split coast's ``coast_geo`` says where a fleet on that coast stands.
   The adjacency is the game's; nothing is traced from a printed board.
 - **A recipe**, ``tools/maps/<name>.json``: the map file; the projection (Lambert's conformal
-  conic) and an optional ``magnify`` (a fisheye that draws the crowded middle larger, as printed
-  boards do); the places the board must show (``extent``: the drawing is the smallest rectangle
-  around them) and its width; which countries bound which spaces (``groups``: France's real
-  borders around the six French provinces); land added where the board closes a strait
-  (``bridges``, owned by a space or by whichever is nearest); islands too small to show, drawn as
-  discs of a given radius (``islands``); places that belong to no space (``neutral``); adjacent
-  pairs drawn as passages (``passages``); and the labels' size.
+  conic, or Miller's cylindrical with ``"kind": "miller"``) and an optional ``magnify`` (a fisheye
+  that draws the crowded middle larger, as printed boards do); the places the board must show
+  (``extent``: the drawing is the smallest rectangle around them) and its width; which
+  countries bound which spaces (``groups``: France's real borders around the six French
+  provinces); land added where the board closes a strait (``bridges``, owned by a space or by
+  whichever is nearest); islands too small to show, drawn as discs of a given radius
+  (``islands``); places that belong to no space (``neutral``); adjacent pairs drawn as passages
+  (``passages``); a sea and a coast that touch though the game makes them not adjacent, drawn as
+  a wall (``walls``); and the labels' size.
 
 How a board is cut: land and sea are parted by the real coastline, simplified to what shows at the
 drawing's scale. Each group's countries are split among its spaces as the Voronoi cells of their
@@ -35,7 +37,8 @@ unit spot and label spot are chosen last: the label inside the space, clear of t
 of split coasts and of every other label.
 
 The tool ends by listing what the loader would refuse: spaces that touch without being adjacent,
-or are adjacent without touching. Each is fixed by moving or adding points in the space's ``geo``.
+or are adjacent without touching; it then writes nothing (``--force`` writes it all the same, to
+look at). Each is fixed by moving or adding points in the space's ``geo``.
 """
 
 from __future__ import annotations
@@ -57,8 +60,11 @@ from typing import Any
 
 import mapfile
 
+from interboard.render.base import label_lines
+
 try:
     import shapely
+    import shapely.affinity
     import shapely.ops
     import shapely.prepared
     from shapely.geometry import MultiPoint, MultiPolygon, Point, Polygon, box
@@ -211,8 +217,10 @@ class Magnifier:
 class Frame:
     """Where the board's rectangle lies in the projection, and its size in drawing units."""
 
-    projection: Projection
+    projection: Projection | Miller
     magnifier: Magnifier | None
+    window: Polygon | None
+    """The part of the globe the board shows, in longitude and latitude (with a margin)."""
     left: float
     top: float
     scale: float
@@ -231,21 +239,46 @@ class Frame:
         return [[self(lon, lat) for lon, lat in ring] for ring in rings]
 
 
+@dataclass(frozen=True)
+class Miller:
+    """Miller's cylindrical projection: meridians straight and evenly spaced, as the printed Axis &
+    Allies boards draw a third of the world."""
+
+    lon0: float
+
+    def __call__(self, lon: float, lat: float) -> tuple[float, float]:
+        dlon = (lon - self.lon0 + 180) % 360 - 180
+        lat = max(-85.0, min(85.0, lat))
+        return math.radians(dlon), 1.25 * math.log(math.tan(math.pi / 4 + 0.4 * math.radians(lat)))
+
+
 def make_frame(recipe: dict[str, Any]) -> Frame:
     p = recipe["projection"]
-    projection = Projection(p["lon0"], p["lat0"], tuple(p["parallels"]))
+    projection: Projection | Miller = (
+        Miller(p["lon0"])
+        if p.get("kind") == "miller"
+        else Projection(p["lon0"], p["lat0"], tuple(p["parallels"]))
+    )
     magnifier = None
     if "magnify" in recipe:
         m = recipe["magnify"]
         centre = projection(*m["centre"])
         reach = max(math.dist(centre, projection(lon, lat)) for lon, lat in recipe["extent"])
         magnifier = Magnifier(centre, float(m["power"]), reach)
-    bare = Frame(projection, magnifier, 0.0, 0.0, 1.0, 0.0, 0.0)
+    lons = [lon for lon, _ in recipe["extent"]]
+    lats = [lat for _, lat in recipe["extent"]]
+    margin = float(recipe.get("window_margin", 25))
+    window = box(
+        min(lons) - margin, max(-90, min(lats) - margin), max(lons) + margin, min(90, max(lats) + margin)
+    )
+    bare = Frame(projection, magnifier, window, 0.0, 0.0, 1.0, 0.0, 0.0)
     # The drawing is the smallest rectangle around the places the board must show.
     xs, ys = zip(*(bare.plane(lon, lat) for lon, lat in recipe["extent"]), strict=True)
     width = float(recipe["width"])
     scale = width / (max(xs) - min(xs))
-    return Frame(projection, magnifier, min(xs), max(ys), scale, width, round((max(ys) - min(ys)) * scale))
+    return Frame(
+        projection, magnifier, window, min(xs), max(ys), scale, width, round((max(ys) - min(ys)) * scale)
+    )
 
 
 # --- Cutting the board -------------------------------------------------------------------------
@@ -261,15 +294,46 @@ def _polygons(geometry: Any) -> list[Polygon]:
     return [g for part in getattr(geometry, "geoms", []) for g in _polygons(part)]
 
 
+def _unwrapped(ring: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """A ring whose longitudes run on across the 180th meridian (179, 181) instead of jumping back
+    (179, -179): Natural Earth's Eurasia reaches round to Chukotka that way."""
+    out: list[tuple[float, float]] = []
+    shift = 0.0
+    for lon, lat in ring:
+        if out:
+            step = lon + shift - out[-1][0]
+            if step > 180:
+                shift -= 360
+            elif step < -180:
+                shift += 360
+        out.append((lon + shift, lat))
+    return out
+
+
 def _projected(frame: Frame, polygons: list[list[Any]], where: Polygon) -> Any:
+    """Natural Earth polygons (longitude and latitude rings) in the drawing, cut to ``where``.
+
+    They are first cut to the part of the globe the board shows (``frame.window``): a continent
+    that reaches round to the far side of the world (Eurasia, past the 180th meridian) would
+    otherwise wrap across the whole drawing."""
     parts = []
     for rings in polygons:
-        outer, *holes = frame.geometry(rings)
+        outer, *holes = (_unwrapped(ring) for ring in rings)
         if len(outer) < 4:
             continue
-        poly = Polygon(outer, [h for h in holes if len(h) >= 4]).buffer(0)
-        if poly.intersects(where):
-            parts.append(poly.intersection(where))
+        geographic = Polygon(outer, [h for h in holes if len(h) >= 4]).buffer(0)
+        if frame.window is not None:
+            # The same land, a turn of the globe either way, may be what the window shows.
+            turns = [shapely.affinity.translate(geographic, xoff=360.0 * k) for k in (-1, 0, 1)]
+            geographic = unary_union(
+                [t.intersection(frame.window) for t in turns if t.intersects(frame.window)]
+            )
+        for piece in _polygons(geographic):
+            outline = frame.geometry([piece.exterior.coords])[0]
+            inner = frame.geometry([r.coords for r in piece.interiors])
+            poly = Polygon(outline, [h for h in inner if len(h) >= 4]).buffer(0)
+            if poly.intersects(where):
+                parts.append(poly.intersection(where))
     return unary_union(parts)
 
 
@@ -375,7 +439,9 @@ def cut_board(
     land_rings = [rings for _, polys in topo_geometries(topology, "land") for rings in polys]
     land = _projected(frame, land_rings, frame_box)
     for bridge in recipe.get("bridges", []):
-        land = land.union(Polygon([frame(lon, lat) for lon, lat in bridge["polygon"]]))
+        land = land.union(
+            Polygon([frame(lon, lat) for lon, lat in bridge["polygon"]]).intersection(frame_box)
+        )
     tolerance = float(recipe.get("simplify", 0.5))
     land = land.simplify(tolerance, preserve_topology=True).buffer(0)
     countries = {props.get("name"): polys for props, polys in topo_geometries(topology, "countries")}
@@ -577,18 +643,28 @@ BOLD_WIDTHS = {
 """Advance widths (in ems) of the capitals of DejaVu Sans Bold, the labels' first font."""
 
 
-def label_box(at: tuple[float, float], text: str, size: float) -> Any:
-    """The box a label of ``size`` units takes, written with its baseline at ``at`` (centred), with
-    the light halo drawn around its letters."""
-    width = size * sum(BOLD_WIDTHS.get(ch.upper(), 0.62 if ch.islower() else 0.7) for ch in text) + 3
-    return box(at[0] - width / 2, at[1] - 0.78 * size, at[0] + width / 2, at[1] + 0.25 * size)
+def label_box(at: tuple[float, float], lines: list[str], size: float) -> Any:
+    """The box a label of ``size`` units takes, centred on ``at`` as the renderer writes it (one
+    line with its baseline at ``at``; two lines half a line above and below), with the light halo
+    drawn around its letters."""
+    width = max(size * sum(_width(ch) for ch in line) for line in lines) + 3
+    top, bottom = (-0.78, 0.25) if len(lines) == 1 else (-1.28, 0.75)
+    return box(at[0] - width / 2, at[1] + top * size, at[0] + width / 2, at[1] + bottom * size)
+
+
+def _width(ch: str) -> float:
+    if ch == " ":
+        return 0.35
+    if ch.islower():
+        return 0.64
+    return BOLD_WIDTHS.get(ch, 0.7)
 
 
 def _best_label(
     polygon: Polygon,
     at: tuple[float, float],
     clear: Any,
-    text: str,
+    text: list[str],
     size: float,
     step: float,
     reach: float = 0.0,
@@ -681,29 +757,32 @@ def place_labels(
     return out
 
 
-def label_text(sp: dict[str, Any]) -> str:
-    """What the board writes in a space: its own ``label``, else its id (``BUL``) or its name."""
-    text: str = sp.get("label") or (sp["id"] if len(sp["id"]) <= 3 else sp["name"])
-    return text
+def label_text(sp: dict[str, Any]) -> list[str]:
+    """What the board writes in a space, as the renderer writes it: its id (``BUL``) or its name,
+    on two lines if long (:func:`interboard.render.base.label_lines`)."""
+    return label_lines(sp["id"], sp["name"])
 
 
 # --- The board file ----------------------------------------------------------------------------
 
 
-def make(recipe_path: Path) -> list[str]:
-    """Draw the board a recipe names, write it into its map file, and say what the loader would
-    refuse (see :func:`report`)."""
+def make(recipe_path: Path, labels: bool = True, force: bool = False) -> list[str]:
+    """Draw the board a recipe names and say what the loader would refuse (see :func:`report`);
+    write it into its map file if nothing (or ``force``: to look at a drawing still being placed)."""
     recipe = json.loads(recipe_path.read_text(encoding="utf-8"))
     map_path = ROOT / recipe["map"]
     board = json.loads(map_path.read_text(encoding="utf-8"))
-    draw(recipe, board)
+    draw(recipe, board, labels)
+    problems = report(board)
+    if problems and not force:
+        return problems
     map_path.write_text(mapfile.dump(board), encoding="utf-8")
     scenery = len(board["drawing"]["scenery"])
     print(f"{recipe['map']}: {len(board['spaces'])} outlines, {scenery} pieces of scenery")
-    return report(board)
+    return problems
 
 
-def draw(recipe: dict[str, Any], board: dict[str, Any]) -> None:
+def draw(recipe: dict[str, Any], board: dict[str, Any], labels: bool = True) -> None:
     """Give a map file's spaces their outlines, points and label spots, and its drawing its size,
     scenery and passages, from the recipe and the spaces' ``geo``."""
     frame = make_frame(recipe)
@@ -723,16 +802,23 @@ def draw(recipe: dict[str, Any], board: dict[str, Any]) -> None:
         sp["at"] = [round(at[0], 1), round(at[1], 1)]
         for coast, (lon, lat) in sp.get("coast_geo", {}).items():
             sp.setdefault("coast_at", {})[coast] = [round(v, 1) for v in frame(lon, lat)]
-    polygons = {sp["id"]: Polygon(sp["outline"], sp.get("holes", [])).buffer(0) for sp in board["spaces"]}
-    labels = place_labels(board["spaces"], polygons, font, box(0, 0, frame.width, frame.height))
+    polygons = {
+        sp["id"]: max(_polygons(Polygon(sp["outline"], sp.get("holes", [])).buffer(0)), key=lambda g: g.area)
+        for sp in board["spaces"]
+    }
+    spots = (
+        place_labels(board["spaces"], polygons, font, box(0, 0, frame.width, frame.height)) if labels else {}
+    )
     for sp in board["spaces"]:
         sp.pop("label_at", None)
-        if sp["id"] in labels:
-            sp["label_at"] = list(labels[sp["id"]])
+        if sp["id"] in spots:
+            sp["label_at"] = list(spots[sp["id"]])
     drawing = board.setdefault("drawing", {})
     drawing["label_size"] = font
     drawing["width"], drawing["height"] = frame.width, frame.height
     drawing["sea_lines"] = recipe.get("passages", [])
+    if recipe.get("walls"):
+        drawing["walls"] = recipe["walls"]
     drawing["scenery"] = [[list(p) for p in rings[0]] for piece, rings in shaped if piece.space is None]
 
 
@@ -748,6 +834,7 @@ def report(board: dict[str, Any]) -> list[str]:
             a, b = a.split("/")[0], b.split("/")[0]
             adjacent.add((min(a, b), max(a, b)))
     lines = {(min(a, b), max(a, b)) for a, b in board.get("drawing", {}).get("sea_lines", [])}
+    walls = {(min(a, b), max(a, b)) for a, b in board.get("drawing", {}).get("walls", [])}
     tree = shapely.STRtree(polygons)
     touching: dict[tuple[str, str], float] = {}
     for i, poly in enumerate(polygons):
@@ -760,7 +847,7 @@ def report(board: dict[str, Any]) -> list[str]:
                 touching[(min(a, b), max(a, b))] = length
     problems = []
     for pair, length in sorted(touching.items()):
-        if length >= minimum and pair not in adjacent:
+        if length >= minimum and pair not in adjacent and pair not in walls:
             problems.append(f"{pair[0]} and {pair[1]} touch ({length:.1f} units) but are not adjacent")
         if length >= minimum and pair in lines:
             problems.append(f"{pair[0]} and {pair[1]} touch: they need no passage")
@@ -782,6 +869,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help="recipes in tools/maps/ (without .json)")
     parser.add_argument("--all", action="store_true", help="every recipe")
+    parser.add_argument(
+        "--no-labels", action="store_true", help="leave the names unplaced (a quick run while placing spaces)"
+    )
+    parser.add_argument(
+        "--force", action="store_true", help="write the map file even if the loader would refuse it"
+    )
     args = parser.parse_args(argv)
     names = sorted(p.stem for p in RECIPES.glob("*.json")) if args.all else args.names
     if not names:
@@ -789,7 +882,7 @@ def main(argv: list[str] | None = None) -> int:
     failed = False
     try:
         for name in names:
-            for problem in make(RECIPES / f"{name}.json"):
+            for problem in make(RECIPES / f"{name}.json", labels=not args.no_labels, force=args.force):
                 print(f"problem: {problem}", file=sys.stderr)
                 failed = True
     except RecipeError as exc:

@@ -13,15 +13,18 @@ from pathlib import Path
 
 import pytest
 
-from interboard.board import Board, SpaceKind, load_packaged_board
-from interboard.board.outlines import MIN_BORDER, contains, coverage
-from interboard.render import render_board
+from interboard.board import Board, Space, SpaceKind, load_packaged_board
+from interboard.board.outlines import MIN_BORDER, coverage, within
+from interboard.render.base import document, draw_spaces, make_frame
 
 from .helpers import Drawing
 
 ROOT = Path(__file__).resolve().parents[2]
 
-REAL_MAPS = [("interboard.games.diplomacy.data.maps", "standard")]
+REAL_MAPS = [
+    ("interboard.games.diplomacy.data.maps", "standard"),
+    ("interboard.games.axis_allies.data.maps", "aa_europe_1999"),
+]
 """(package, map) of every board drawn by tools/make_real_maps.py."""
 
 
@@ -47,17 +50,17 @@ def _drawn(board: Board) -> list[int]:
 
 def test_every_space_has_one_outline_and_none_overlap(board: Board) -> None:
     assert all(len(sp.outline) >= 3 for sp in board.spaces), "every space is drawn as its own outline"
-    _, problems = coverage([sp.outline for sp in board.spaces])
+    _, problems = coverage([sp.outline for sp in board.spaces], [sp.holes for sp in board.spaces])
     assert problems == []
     for sp in board.spaces:
-        assert sp.at is not None and contains(sp.outline, sp.at), sp.id
+        assert sp.at is not None and within(sp.outline, sp.holes, sp.at), sp.id
 
 
 def test_spaces_touch_exactly_where_they_are_adjacent(board: Board) -> None:
     """Two spaces share a border when the rules make them adjacent; where they cannot (a strait),
     the map draws a passage; no two spaces touch without being adjacent."""
     drawn = _drawn(board)
-    shared, _ = coverage([board.spaces[i].outline for i in drawn])
+    shared, _ = coverage([board.spaces[i].outline for i in drawn], [board.spaces[i].holes for i in drawn])
     touching = {
         (min(drawn[i], drawn[j]), max(drawn[i], drawn[j]))
         for (i, j), length in shared.items()
@@ -65,29 +68,52 @@ def test_spaces_touch_exactly_where_they_are_adjacent(board: Board) -> None:
     }
     adjacent = _adjacent_spaces(board)
     lines = set(board.sea_lines)
+    walls = set(board.walls)
     names = {pair: (board.spaces[pair[0]].id, board.spaces[pair[1]].id) for pair in touching | adjacent}
-    assert [names[p] for p in sorted(touching - adjacent)] == []
+    assert [names[p] for p in sorted(touching - adjacent - walls)] == []
     assert [names[p] for p in sorted(adjacent - touching - lines)] == []
     assert not touching & lines, "a passage is drawn only where the outlines do not touch"
+    # A wall closes a coast: a sea and a space it is not adjacent to. Land that touches is adjacent.
+    assert walls <= touching - adjacent
+    assert all(SpaceKind.SEA in (board.spaces[a].kind, board.spaces[b].kind) for a, b in walls)
     # Real land tiles the board: nearly every adjacency is a border, not a passage.
     assert len(lines) <= 0.03 * len(adjacent)
-    drawing = Drawing.parse(render_board(board))
+    frame = make_frame(board)
+    drawing = Drawing.parse(document(frame, board.id, draw_spaces(frame, {}), frame.height))
     passages = {frozenset((e.get("data-a"), e.get("data-b"))) for e in drawing.all("passage", "g")}
     assert passages == {frozenset((board.spaces[a].id, board.spaces[b].id)) for a, b in lines}
+    assert bool(drawing.all("wall", "path")) == bool(walls)
 
 
 def test_each_space_has_room_for_its_unit_and_centre(board: Board) -> None:
     """A space's point, where its unit and centre ring go, is well inside it: at least 6 units from
-    its edge (the ring's radius is 11.5; a small space may let it reach over its border a little)."""
+    its edge (the ring's radius is 11.5; a small space may let it reach over its border a little),
+    or, in a space too narrow for that (a long thin island), near as far in as the space allows."""
     tight = []
     for sp in board.spaces:
         assert sp.at is not None
-        edge = min(
-            _distance_to_segment(sp.at, sp.outline[k - 1], sp.outline[k]) for k in range(len(sp.outline))
-        )
-        if edge < 6:
+        edge = _edge_distance(sp, sp.at)
+        if edge < 6 and edge < 0.75 * _inradius(sp):
             tight.append((sp.id, round(edge, 1)))
     assert tight == []
+
+
+def _edge_distance(space: Space, p: tuple[float, float]) -> float:
+    rings = (space.outline, *space.holes)
+    return min(_distance_to_segment(p, ring[k - 1], ring[k]) for ring in rings for k in range(len(ring)))
+
+
+def _inradius(space: Space) -> float:
+    """How far in from its edge any point of a (small) space lies, at most: sampled on a grid."""
+    xs, ys = [x for x, _ in space.outline], [y for _, y in space.outline]
+    best = 0.0
+    steps = 40
+    for i in range(steps + 1):
+        for j in range(steps + 1):
+            p = (min(xs) + (max(xs) - min(xs)) * i / steps, min(ys) + (max(ys) - min(ys)) * j / steps)
+            if within(space.outline, space.holes, p):
+                best = max(best, _edge_distance(space, p))
+    return best
 
 
 def _distance_to_segment(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:

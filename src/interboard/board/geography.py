@@ -124,6 +124,9 @@ def join_boards(
         (a + space_offset[name], b + space_offset[name]) for name, board in parts for a, b in board.sea_lines
     )
     scenery = tuple((name, polygon) for name, board in parts for _, polygon in board.scenery)
+    walls = tuple(
+        (a + space_offset[name], b + space_offset[name]) for name, board in parts for a, b in board.walls
+    )
     return Board(
         id=id,
         title=title,
@@ -142,6 +145,7 @@ def join_boards(
         regions=regions,
         size=parts[0][1].size if parts else None,
         sea_lines=sea_lines,
+        walls=walls,
         scenery=scenery,
         label_size=parts[0][1].label_size if parts else None,
     )
@@ -221,6 +225,7 @@ def with_links(base: Board, links: Iterable[tuple[int, int]], cuts: Iterable[tup
         printed=base,
         wrap=base.wrap,
         sea_lines=base.sea_lines,
+        walls=base.walls,
         seas=base.seas,
         scenery=base.scenery,
         label_size=base.label_size,

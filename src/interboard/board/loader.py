@@ -30,7 +30,8 @@ passable space has one, containing its ``at``); a sea may cut its islands out of
 (``"holes": [[[x, y], ...], ...]``) and a space may say where its name is written (``"label_at"``).
 Its ``drawing`` then says ``"wrap": true`` when the left and right edges meet (a world map), names
 seas (``"seas": [{"name": ..., "at": [x, y]}]``), lists the adjacent pairs joined across the sea
-(``"sea_lines": [["ALA", "KAM"], ...]``), may give land that is no space (``"scenery"``: polygons)
+(``"sea_lines": [["ALA", "KAM"], ...]``) and the coasts a sea touches without being adjacent to
+(``"walls"``: drawn as walls), may give land that is no space (``"scenery"``: polygons)
 and the size its labels were placed for (``"label_size"``); a region gives where its name goes
 (``"at"``). The outlines are checked as :mod:`.outlines` says: what touches on the drawing is what
 is adjacent, except the sea lines.
@@ -348,13 +349,14 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
     victory = c.field(data, "victory_centres", int, "top level") if "victory_centres" in data else 0
     regions = _regions(c, data, space_by_id, size) if "regions" in data else ()
     wrap, seas, sea_lines = _sea_drawing(c, data, space_by_id, size)
+    walls = _pairs(c, data["drawing"], "walls", space_by_id) if isinstance(data.get("drawing"), dict) else ()
     scenery = _scenery(c, data, size)
     drawing = data.get("drawing")
     label_size = drawing.get("label_size") if isinstance(drawing, dict) else None
     if label_size is not None and (not isinstance(label_size, int | float) or label_size <= 0):
         raise c.fail("drawing", "label_size must be a positive number")
     if any(sp.outline for sp in spaces) or sea_lines:
-        _check_outlines(c, spaces, army_adj, fleet_adj, locations, sea_lines)
+        _check_outlines(c, spaces, army_adj, fleet_adj, locations, sea_lines, walls)
 
     return Board(
         id=board_id,
@@ -376,6 +378,7 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
         sizes=tuple(printed.items()),
         wrap=wrap,
         sea_lines=sea_lines,
+        walls=walls,
         seas=seas,
         scenery=scenery,
         label_size=float(label_size) if label_size is not None else None,
@@ -446,21 +449,26 @@ def _sea_drawing(
         if not isinstance(raw, dict):
             raise c.fail(where, "must be an object with name and at")
         seas.append((c.field(raw, "name", str, where), c.point(raw.get("at"), where, size)))
-    lines: list[tuple[int, int]] = []
-    for k, pair in enumerate(
-        c.field(drawing, "sea_lines", list, "drawing") if "sea_lines" in drawing else []
-    ):
-        where = f"drawing.sea_lines[{k}]"
+    return wrap, tuple(seas), _pairs(c, drawing, "sea_lines", space_by_id)
+
+
+def _pairs(
+    c: _Checker, drawing: dict[str, Any], name: str, space_by_id: dict[str, int]
+) -> tuple[tuple[int, int], ...]:
+    """A drawing's list of space pairs (``sea_lines``, ``walls``), each sorted."""
+    pairs: list[tuple[int, int]] = []
+    for k, pair in enumerate(c.field(drawing, name, list, "drawing") if name in drawing else []):
+        where = f"drawing.{name}[{k}]"
         if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
             raise c.fail(where, "must be a pair of space ids")
         ends = [space_by_id.get(x.upper()) for x in pair]
         if None in ends:
             raise c.fail(where, f"unknown space in {pair}")
         a, b = sorted(e for e in ends if e is not None)
-        if (a, b) in lines or a == b:
+        if (a, b) in pairs or a == b:
             raise c.fail(where, f"{pair} is listed twice or joins a space to itself")
-        lines.append((a, b))
-    return wrap, tuple(seas), tuple(lines)
+        pairs.append((a, b))
+    return tuple(pairs)
 
 
 def _scenery(
@@ -486,8 +494,11 @@ def _check_outlines(
     fleet_adj: list[set[int]],
     locations: list[Location],
     sea_lines: tuple[tuple[int, int], ...],
+    walls: tuple[tuple[int, int], ...] = (),
 ) -> None:
-    """What touches on the drawing is what is adjacent: see :mod:`.outlines`."""
+    """What touches on the drawing is what is adjacent: see :mod:`.outlines`. A wall lets a sea touch
+    a space it is not adjacent to (a coast the game closes), drawn as a wall; two land spaces that
+    touch are always adjacent."""
     drawn = [sp for sp in spaces if sp.kind is not SpaceKind.IMPASSABLE]
     for sp in drawn:
         if not sp.outline:
@@ -504,6 +515,15 @@ def _check_outlines(
     for a, b in sea_lines:
         if (a, b) not in adjacent:
             raise c.fail("drawing.sea_lines", f"{spaces[a].id} and {spaces[b].id} are not adjacent")
+    for a, b in walls:
+        if (a, b) in adjacent:
+            raise c.fail(
+                "drawing.walls", f"{spaces[a].id} and {spaces[b].id} are adjacent: no wall between them"
+            )
+        if SpaceKind.SEA not in (spaces[a].kind, spaces[b].kind):
+            raise c.fail(
+                "drawing.walls", f"{spaces[a].id} and {spaces[b].id} are land: land that touches is adjacent"
+            )
     boards: dict[str, list[Space]] = {}
     for sp in spaces:
         if sp.outline:
@@ -527,8 +547,10 @@ def _check_outlines(
                 touching = length >= geo.MIN_BORDER
                 if touching and pair in lines:
                     raise c.fail(where, "they share a border: they need no sea line")
-                if touching and pair not in adjacent:
+                if touching and pair not in adjacent and pair not in walls:
                     raise c.fail(where, "they share a border but are not adjacent")
+                if not touching and pair in walls:
+                    raise c.fail(where, "they do not touch: they need no wall")
                 if not touching and pair in adjacent and pair not in lines:
                     raise c.fail(
                         where,

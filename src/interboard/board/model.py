@@ -154,6 +154,9 @@ class Board:
     wrap: bool = False
     """The drawing's left and right edges are one meridian (a world map): lines may cross them."""
     sea_lines: tuple[tuple[int, int], ...] = ()
+    walls: tuple[tuple[int, int], ...] = ()
+    """Pairs of spaces (indices) whose outlines touch though they are not adjacent: a sea and a coast
+    the game closes, drawn as a wall."""
     """Pairs of adjacent spaces (indices) whose outlines do not touch, joined by a line over the sea."""
     seas: tuple[tuple[str, Point], ...] = ()
     """Names of seas and oceans and where they are written, on a map drawn with outlines."""

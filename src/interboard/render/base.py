@@ -257,6 +257,22 @@ def _coast_group(frame: Frame, loc: int) -> str:
     )
 
 
+def label_lines(ident: str, name: str) -> list[str]:
+    """What a board writes in a space, in players' words: a short id as it is (``BUL``, as orders
+    write it), else the space's name, on two lines when it is long (``Netherlands`` /
+    ``& Belgium``: split at the space or hyphen nearest its middle)."""
+    if len(ident) <= 3:
+        return [ident]
+    text = name.replace("-", " & ") if "-" in name and " " not in name else name
+    if len(text) <= 11:
+        return [text]
+    breaks = [k for k, ch in enumerate(text) if ch == " "]
+    if not breaks:
+        return [text]
+    k = min(breaks, key=lambda k: abs(k - len(text) / 2))
+    return [text[:k], text[k + 1 :]]
+
+
 SCENERY = "#ddd8c8"
 T = TypeVar("T")
 

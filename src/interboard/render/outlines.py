@@ -10,10 +10,23 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from xml.sax.saxutils import escape
 
 from ..board import Board, SpaceKind
-from .base import FILL, INK, SEA_INK, Frame, LegendItem, badge, board_frames, legend, scenery
-from .geometry import closest_points
+from .base import (
+    FILL,
+    INK,
+    SEA_INK,
+    WALL,
+    Frame,
+    LegendItem,
+    badge,
+    board_frames,
+    label_lines,
+    legend,
+    scenery,
+)
+from .geometry import closest_points, space_shapes
 from .svg import Attr, Point, el, mix, num, path_points, text_el, title_el, towards
 
 SEA = "#a9cfe8"
@@ -149,7 +162,9 @@ def draw_outlined(
     for space in board.spaces:
         if not space.outline or space.at is None:
             continue
-        fill = fills.get(space.index, FILL[SpaceKind.LAND])
+        fill = fills.get(
+            space.index, FILL[space.kind] if space.kind is SpaceKind.SEA else FILL[SpaceKind.LAND]
+        )
         x, y = ox + space.at[0], oy + space.at[1]
         loc_id = space.id if space.id in board.location_by_id else None
         cell = el(
@@ -176,23 +191,38 @@ def draw_outlined(
         }
         attributes.update(data.get(space.index, {}))
         spaces_out.append(el("g", attributes, title_el(titles.get(space.index, space.name)), cell))
-        parts = [
-            text_el(
-                {
-                    "class": "label",
-                    "x": x,
-                    "y": y + LABEL_DY,
-                    "text-anchor": "middle",
-                    "font-size": 9,
-                    "font-weight": "bold",
-                    "fill": INK,
-                    "stroke": mix(fill, "#ffffff", 0.5),
-                    "stroke-width": 2.2,
-                    "paint-order": "stroke",
-                },
-                space.id,
-            )
-        ]
+        size = board.label_size or 9
+        lx, ly = (ox + space.label_at[0], oy + space.label_at[1]) if space.label_at else (x, y + LABEL_DY)
+        lines = label_lines(space.id, space.name) if space.label_at else [space.id]
+        is_sea = space.kind is SpaceKind.SEA
+        label_style: dict[str, Attr] = {
+            "class": "label",
+            "x": lx,
+            "y": ly,
+            "text-anchor": "middle",
+            "font-size": size,
+            "font-weight": "bold",
+            "font-style": "italic" if is_sea else None,
+            "fill": SEA_INK if is_sea else INK,
+            "stroke": mix(fill, "#ffffff", 0.5) if not fill.startswith("url(") else "#ffffff",
+            "stroke-width": 2.2,
+            "paint-order": "stroke",
+        }
+        if len(lines) == 1:
+            parts = [text_el(label_style, lines[0])]
+        else:
+            # Two lines, the first above the label's spot and the second below, as the map tool
+            # placed their box.
+            parts = [
+                el(
+                    "text",
+                    label_style,
+                    *(
+                        el("tspan", {"x": lx, "dy": -0.5 * size if k == 0 else size}, escape(line))
+                        for k, line in enumerate(lines)
+                    ),
+                )
+            ]
         if space.index in badges:
             parts.append(badge(x, y, badges[space.index], data.get(space.index, {}).get("data-colour", fill)))
         labels_out.append(
@@ -200,6 +230,26 @@ def draw_outlined(
         )
     out.extend(spaces_out)
     out.extend(scenery(frame))
+    walls = [
+        f"M{num(ox + e.p[0])} {num(oy + e.p[1])}L{num(ox + e.q[0])} {num(oy + e.q[1])}"
+        for e in space_shapes(board.base, frame.names[0]).edges
+        if (e.a, e.b) in set(board.walls)
+    ]
+    if walls:
+        # A coast the game closes: a sea that touches a space it is not adjacent to.
+        out.append(
+            el(
+                "path",
+                {
+                    "class": "wall",
+                    "d": "".join(walls),
+                    "fill": "none",
+                    "stroke": WALL,
+                    "stroke-width": 2.6,
+                    "stroke-linecap": "round",
+                },
+            )
+        )
     regions: list[str] = []
     for region in board.regions:
         sides = region_outlines(board).get(region.id, [])
