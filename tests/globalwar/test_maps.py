@@ -286,3 +286,52 @@ def test_an_island_is_a_hole_in_its_sea() -> None:
         MapDataError, match=r"outlines of SEA and ISL: the point \[.*\] of one lies inside the other"
     ):
         board_from_data(data)
+
+
+def test_a_wall_closes_a_coast_the_game_closes_but_never_a_land_border() -> None:
+    """A sea may touch a space it is not adjacent to only across a wall the map lists (Axis &
+    Allies closes Spain's north coast to the Bay of Biscay); land that touches is adjacent."""
+    data: dict[str, Any] = {
+        "format": "interboard-map/1",
+        "id": "coast",
+        "title": "Coast",
+        "drawing": {"width": 100, "height": 100, "walls": [["SEA", "WEST"]]},
+        "spaces": [
+            {
+                "id": "SEA",
+                "name": "Sea",
+                "kind": "sea",
+                "at": [50, 20],
+                "outline": [[10, 10], [90, 10], [90, 40], [50, 40], [10, 40]],
+            },
+            {
+                "id": "WEST",
+                "name": "West",
+                "kind": "coast",
+                "at": [30, 70],
+                "outline": [[10, 40], [50, 40], [50, 90], [10, 90]],
+            },
+            {
+                "id": "EAST",
+                "name": "East",
+                "kind": "coast",
+                "at": [70, 70],
+                "outline": [[50, 40], [90, 40], [90, 90], [50, 90]],
+            },
+        ],
+        "adjacency": {"army": [["WEST", "EAST"]], "fleet": [["SEA", "EAST"]]},
+    }
+    board = board_from_data(data)
+    assert [(board.spaces[a].id, board.spaces[b].id) for a, b in board.walls] == [("SEA", "WEST")]
+    data["drawing"]["walls"] = []
+    with pytest.raises(
+        MapDataError, match="outlines of SEA and WEST: they share a border but are not adjacent"
+    ):
+        board_from_data(data)
+    data["drawing"]["walls"] = [["SEA", "EAST"]]
+    with pytest.raises(MapDataError, match="SEA and EAST are adjacent: no wall between them"):
+        board_from_data(data)
+    data["adjacency"]["army"] = []
+    data["drawing"]["walls"] = [["SEA", "WEST"], ["WEST", "EAST"]]
+    with pytest.raises(MapDataError, match="WEST and EAST are land: land that touches is adjacent"):
+        board_from_data(data)
