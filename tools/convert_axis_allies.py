@@ -292,7 +292,10 @@ def convert(game: str, path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     # A layout entry is a place [lon, lat], or a list of them (the first the place, the rest the
     # points tools/make_real_maps.py shapes the space by).
     geo = {n: [list(p) for p in v] if isinstance(v[0], list) else [list(v)] for n, v in layout.items()}
-    placed = {n: project(game, *geo[n][0]) for n in names if n in geo}
+    # Sea zones are placed among their neighbours (a board not yet drawn by tools/make_real_maps.py
+    # is shaded as cells around these points, which must make neighbours touch); their places on the
+    # globe (geo) are for that tool.
+    placed = {n: project(game, *geo[n][0]) for n in names if n in geo and n not in sea}
     missing_land = [n for n in names if n not in sea and n not in placed]
     if missing_land:
         raise SystemExit(f"layout gives no position for {missing_land}")
@@ -307,14 +310,15 @@ def convert(game: str, path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     for n in names:
         kind = "sea" if n in sea else "coast" if any(m in sea for m in adj[n]) else "land"
         entry: dict[str, Any] = {"id": ids[n], "name": space_name(game, n), "kind": kind, "at": at[n]}
-        if ids[n] in drawn:
-            entry.update({k: v for k, v in drawn[ids[n]].items() if k in mapfile.PLACES and k != "geo"})
-        elif n not in sea and all(m in sea for m in adj[n]):
+        if ids[n] not in drawn and n not in sea and all(m in sea for m in adj[n]):
             entry["radius"] = radii.get(n, radii["island"])  # an island: the sea shows around it
         if n in ALIASES:
             entry["aliases"] = ALIASES[n]
         if n in geo:
             entry["geo"] = geo[n]
+        if ids[n] in drawn:
+            # In the order the map tool writes them: its point where "at" was, its outline after.
+            entry.update({k: v for k, v in drawn[ids[n]].items() if k in mapfile.PLACES and k != "geo"})
         spaces.append(entry)
     army, fleet = [], []
     for c in board.findall("connection"):
@@ -326,7 +330,13 @@ def convert(game: str, path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
         "id": game,
         "title": GAMES[game]["title"],
         "source": f"Spaces and connections transcribed from TripleA's {path.name} (triplea-maps) by "
-        "tools/convert_axis_allies.py. Drawing positions are the project's own estimate from geography.",
+        "tools/convert_axis_allies.py. "
+        + (
+            "Drawn by tools/make_real_maps.py from Natural Earth's coastlines and borders (public domain)"
+            " and each space's place (geo)."
+            if drawn
+            else "Drawing positions are the project's own estimate from geography."
+        ),
         "drawing": shipped["drawing"]
         if drawn
         else {"width": GAMES[game]["width"], "height": GAMES[game]["height"]},
