@@ -17,6 +17,8 @@ from interboard.board.outlines import MIN_BORDER, contains, pair_problem
 from interboard.games.globalwar import MAPS, world
 from interboard.games.globalwar.maps import MAPS_PACKAGE, World
 
+from ..render.helpers import ISLAND, atoll_map
+
 REFERENCE = Path(__file__).resolve().parent / "reference"  # the facts the maps were built from
 SIZES = {"North America": 9, "South America": 4, "Europe": 7, "Africa": 6, "Asia": 12, "Australia": 4}
 BONUSES = {"North America": 5, "South America": 2, "Europe": 5, "Africa": 3, "Asia": 7, "Australia": 2}
@@ -248,27 +250,9 @@ def test_a_border_shared_along_part_of_an_edge_is_refused() -> None:
 def test_an_island_is_a_hole_in_its_sea() -> None:
     """An island space lies in a hole of the sea around it: they share the island's coast, and a
     point in the hole is the island's; an island drawn over its sea with no hole is refused."""
-    island = [[40, 40], [60, 40], [60, 60], [40, 60]]
-    data: dict[str, Any] = {
-        "format": "interboard-map/1",
-        "id": "atoll",
-        "title": "Atoll",
-        "drawing": {"width": 100, "height": 100},
-        "spaces": [
-            {
-                "id": "SEA",
-                "name": "Sea",
-                "kind": "sea",
-                "at": [20, 20],
-                "outline": [[10, 10], [90, 10], [90, 90], [10, 90]],
-                "holes": [island],
-            },
-            {"id": "ISL", "name": "Island", "kind": "coast", "at": [50, 50], "outline": island},
-        ],
-        "adjacency": {"army": [], "fleet": [["SEA", "ISL"]]},
-    }
+    data = atoll_map()
     board = board_from_data(data)
-    assert board.space("SEA").holes == (tuple((float(x), float(y)) for x, y in island),)
+    assert board.space("SEA").holes == (tuple((float(x), float(y)) for x, y in ISLAND),)
     data["adjacency"]["fleet"] = []
     with pytest.raises(
         MapDataError, match="outlines of SEA and ISL: they share a border but are not adjacent"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
+from typing import Any
 
 from interboard.board import Board
 
@@ -86,3 +87,28 @@ def child(e: ET.Element, css: str) -> ET.Element:
     found = [x for x in e.iter() if css in classes(x)]
     assert found, f"no '{css}' inside {e.get('class')} {e.attrib}"
     return found[0]
+
+
+ISLAND = [[40, 40], [60, 40], [60, 60], [40, 60]]
+
+
+def atoll_map() -> dict[str, Any]:
+    """A map of one sea with one island space cut out of it (a hole), as map data."""
+    return {
+        "format": "interboard-map/1",
+        "id": "atoll",
+        "title": "Atoll",
+        "drawing": {"width": 100, "height": 100},
+        "spaces": [
+            {
+                "id": "SEA",
+                "name": "Sea",
+                "kind": "sea",
+                "at": [20, 20],
+                "outline": [[10, 10], [90, 10], [90, 90], [10, 90]],
+                "holes": [ISLAND],
+            },
+            {"id": "ISL", "name": "Island", "kind": "coast", "at": [50, 50], "outline": ISLAND},
+        ],
+        "adjacency": {"army": [], "fleet": [["SEA", "ISL"]]},
+    }

@@ -19,7 +19,7 @@ from interboard.games.diplomacy.variants import VARIANTS, get_variant, twin_eart
 from interboard.render import render_board
 from interboard.render.base import document, draw_spaces, make_frame
 
-from .helpers import NS, Drawing, child, classes, expected_point, path_ends, point_of
+from .helpers import NS, Drawing, atoll_map, child, classes, expected_point, path_ends, point_of
 
 
 def _orders(board, position: Position, lines: list[str]):  # type: ignore[no-untyped-def]
@@ -572,27 +572,7 @@ def _luminance(colour: str) -> float:
 
 
 def test_a_sea_is_drawn_with_its_islands_cut_out_and_their_coasts() -> None:
-    island = [[40, 40], [60, 40], [60, 60], [40, 60]]
-    board = board_from_data(
-        {
-            "format": "interboard-map/1",
-            "id": "atoll",
-            "title": "Atoll",
-            "drawing": {"width": 100, "height": 100},
-            "spaces": [
-                {
-                    "id": "SEA",
-                    "name": "Sea",
-                    "kind": "sea",
-                    "at": [20, 20],
-                    "outline": [[10, 10], [90, 10], [90, 90], [10, 90]],
-                    "holes": [island],
-                },
-                {"id": "ISL", "name": "Island", "kind": "coast", "at": [50, 50], "outline": island},
-            ],
-            "adjacency": {"army": [], "fleet": [["SEA", "ISL"]]},
-        }
-    )
+    board = board_from_data(atoll_map())
     drawing = Drawing.parse(render_board(board))
     cells = {e.get("data-space"): child(e, "cell") for e in drawing.all("space", "g")}
     sea = cells["SEA"]

@@ -30,6 +30,18 @@ def first_seat(variant: str) -> str:
     return fam.pending(fam.new_state(info.id, {}, 3)).seats[0]
 
 
+def game_against_bots(api: httpx.Client, variant: str) -> tuple[str, str, str]:
+    """A new game of ``variant`` (seed 3) with Ann in its first seat and bots in the others: the
+    seat, the game's id and the seat's token."""
+    seat = first_seat(variant)
+    seats = {
+        s: "bot" for s in next(v for v in api.get("/api/variants").json() if v["id"] == variant)["seats"]
+    }
+    r = api.post("/api/games", json={"variant": variant, "seed": 3, "seats": {**seats, seat: "Ann"}})
+    assert r.status_code == 201, r.text
+    return seat, r.json()["game_id"], r.json()["seat_tokens"][seat]
+
+
 def in_view(page: Page, selector: str) -> bool:
     """Is the element's centre within the map's drawn area and the window?"""
     box = page.locator(selector).last.bounding_box()
@@ -46,13 +58,7 @@ def test_a_turn_of_every_variant_is_played_by_clicking(
     new_context: Any, api: httpx.Client, variant: str, size: str
 ) -> None:
     viewport, touch = SIZES[size]
-    seat = first_seat(variant)
-    seats = {
-        s: "bot" for s in next(v for v in api.get("/api/variants").json() if v["id"] == variant)["seats"]
-    }
-    r = api.post("/api/games", json={"variant": variant, "seed": 3, "seats": {**seats, seat: "Ann"}})
-    assert r.status_code == 201, r.text
-    game_id, token = r.json()["game_id"], r.json()["seat_tokens"][seat]
+    seat, game_id, token = game_against_bots(api, variant)
     page = open_seat(new_context(viewport, touch=touch), game_id, seat, token)
     phase = page.locator("#phase").get_attribute("data-phase")
 

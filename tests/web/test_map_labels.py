@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from interboard.board.outlines import contains
 from interboard.games.diplomacy.variants import get_variant
 
-from .test_every_variant import LAPTOP_SCREEN, first_seat
+from .test_every_variant import LAPTOP_SCREEN, game_against_bots
 from .test_play import open_seat
 
 MIN_PX = 9.0
@@ -34,13 +34,7 @@ LABELS = """() => {
 def test_names_are_legible_apart_and_inside_their_spaces(
     new_context: Any, api: httpx.Client, variant: str
 ) -> None:
-    seat = first_seat(variant)
-    seats = {
-        s: "bot" for s in next(v for v in api.get("/api/variants").json() if v["id"] == variant)["seats"]
-    }
-    r = api.post("/api/games", json={"variant": variant, "seed": 3, "seats": {**seats, seat: "Ann"}})
-    assert r.status_code == 201, r.text
-    game_id, token = r.json()["game_id"], r.json()["seat_tokens"][seat]
+    seat, game_id, token = game_against_bots(api, variant)
     page = open_seat(new_context(LAPTOP_SCREEN), game_id, seat, token)
     expect(page.locator("#map svg .space-label").first).to_be_attached()
     labels = page.evaluate(LABELS)

@@ -456,21 +456,24 @@ def _borders(frame: Frame) -> list[str]:
             )
         )
     if walls:
-        out.append(
-            el(
-                "path",
-                {
-                    "class": "wall",
-                    "d": "".join(walls),
-                    "fill": "none",
-                    "stroke": WALL,
-                    "stroke-width": 2.6,
-                    "stroke-linecap": "round",
-                },
-            )
-        )
+        out.append(wall_path(walls))
     out.extend(passages)
     return out
+
+
+def wall_path(segments: Sequence[str]) -> str:
+    """Borders that may not be crossed, drawn thick (path data ``M x y L x y`` each)."""
+    return el(
+        "path",
+        {
+            "class": "wall",
+            "d": "".join(segments),
+            "fill": "none",
+            "stroke": WALL,
+            "stroke-width": 2.6,
+            "stroke-linecap": "round",
+        },
+    )
 
 
 def cross_board_links(frame: Frame) -> list[str]:

@@ -17,7 +17,6 @@ from .base import (
     FILL,
     INK,
     SEA_INK,
-    WALL,
     Frame,
     LegendItem,
     badge,
@@ -25,6 +24,7 @@ from .base import (
     label_lines,
     legend,
     scenery,
+    wall_path,
 )
 from .geometry import closest_points, space_shapes
 from .svg import Attr, Point, el, mix, num, path_points, text_el, title_el, towards
@@ -236,20 +236,7 @@ def draw_outlined(
         if (e.a, e.b) in set(board.walls)
     ]
     if walls:
-        # A coast the game closes: a sea that touches a space it is not adjacent to.
-        out.append(
-            el(
-                "path",
-                {
-                    "class": "wall",
-                    "d": "".join(walls),
-                    "fill": "none",
-                    "stroke": WALL,
-                    "stroke-width": 2.6,
-                    "stroke-linecap": "round",
-                },
-            )
-        )
+        out.append(wall_path(walls))  # a coast the game closes: a sea touches what it is not adjacent to
     regions: list[str] = []
     for region in board.regions:
         sides = region_outlines(board).get(region.id, [])
