@@ -66,6 +66,8 @@ def test_the_map_travels_gzipped_to_a_client_that_takes_gzip(client: TestClient)
     # The client unpacks it: the same drawing, in under half the bytes.
     assert packed.text == plain.text
     assert int(packed.headers["content-length"]) < 0.5 * len(plain.content)
+    refused = client.get(url, headers={"Accept-Encoding": "gzip;q=0, identity"})
+    assert "content-encoding" not in refused.headers
 
 
 def test_every_variant_has_a_rules_page_built_from_its_rule_pages(client: TestClient) -> None:

@@ -176,11 +176,25 @@ async def game_map(
     service: GameService = request.app.state.service
     svg = await run_in_threadpool(_map_svg, service, game_id, phase, token)
     headers = {"Cache-Control": "no-store", "Vary": "Accept-Encoding"}
-    if "gzip" in request.headers.get("accept-encoding", ""):
+    if takes_gzip(request.headers.get("accept-encoding", "")):
         # Maps drawn from real coastlines are long and repetitive: a fifth of the bytes travel.
         body = await run_in_threadpool(gzip.compress, svg.encode(), GZIP_LEVEL)
         return Response(body, media_type="image/svg+xml", headers={**headers, "Content-Encoding": "gzip"})
     return Response(svg, media_type="image/svg+xml", headers=headers)
+
+
+def takes_gzip(accept_encoding: str) -> bool:
+    """Whether an ``Accept-Encoding`` header takes gzip (``gzip`` or ``*``, at a weight above 0)."""
+    for part in accept_encoding.split(","):
+        coding, _, params = part.partition(";")
+        if coding.strip().lower() not in ("gzip", "*"):
+            continue
+        weight = params.strip()
+        try:
+            return not weight.startswith("q=") or float(weight[2:]) > 0
+        except ValueError:
+            return False
+    return False
 
 
 def _map_svg(service: GameService, game_id: str, phase: int | None, token: str | None) -> str:
