@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 
 from .model import Board, Location, Power, Region, Space, SpaceKind, StartPosition
@@ -204,31 +204,12 @@ def with_links(base: Board, links: Iterable[tuple[int, int]], cuts: Iterable[tup
                 x, y = pair
                 table[x].add(y)
                 table[y].add(x)
-    linked = Board(
-        id=base.id,
-        title=base.title,
-        spaces=base.spaces,
-        locations=base.locations,
+    # Everything but the adjacency is the geography's own (its drawing included).
+    linked = replace(
+        base,
         army_adj=tuple(frozenset(x) for x in army),
         fleet_adj=tuple(frozenset(x) for x in fleet),
-        powers=base.powers,
-        start=base.start,
-        victory_centres=base.victory_centres,
-        source=base.source,
-        space_by_id=base.space_by_id,
-        location_by_id=base.location_by_id,
-        power_by_id=base.power_by_id,
-        boards=base.boards,
-        regions=base.regions,
-        size=base.size,
-        sizes=base.sizes,
         printed=base,
-        wrap=base.wrap,
-        sea_lines=base.sea_lines,
-        walls=base.walls,
-        seas=base.seas,
-        scenery=base.scenery,
-        label_size=base.label_size,
     )
     if len(cache) >= _MAX_CACHED:
         cache.clear()
