@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from interboard.board import MapDataError, board_from_data
-from interboard.board.outlines import MIN_BORDER, contains, pair_problem
+from interboard.board.outlines import MIN_BORDER, contains, coverage
 from interboard.games.globalwar import MAPS, world
 from interboard.games.globalwar.maps import MAPS_PACKAGE, World
 
@@ -133,13 +133,9 @@ def test_adjacent_countries_share_a_border_or_a_sea_line(map_id: str) -> None:
     sea line joins two adjacent countries that do not touch: what the loader refuses otherwise."""
     w = world(map_id)
     lines = set(w.board.sea_lines)
-    touching = set()
-    for a in range(w.size):
-        for b in range(a + 1, w.size):
-            shared, problem = pair_problem(w.board.spaces[a].outline, w.board.spaces[b].outline)
-            assert problem is None
-            if shared >= MIN_BORDER:
-                touching.add((a, b))
+    shared, problems = coverage([w.board.spaces[k].outline for k in range(w.size)])
+    assert problems == []
+    touching = {pair for pair, length in shared.items() if length >= MIN_BORDER}
     adjacent = {(a, b) for a in range(w.size) for b in w.adjacent[a] if a < b}
     assert touching <= adjacent, "countries drawn touching are adjacent"
     assert adjacent == touching | lines and not touching & lines

@@ -98,59 +98,9 @@ def contains(poly: Polygon, p: Point) -> bool:
     return inside and not any(distance_to_segment(p, a, b) <= TOLERANCE for a, b in edges(poly))
 
 
-def simple_problem(poly: Polygon) -> str | None:
-    """Why ``poly`` is not a simple polygon of positive area, or None."""
-    if len(poly) < 3:
-        return "an outline has at least 3 points"
-    if abs(area(poly)) < 1.0:
-        return "the outline encloses no area"
-    sides = edges(poly)
-    n = len(sides)
-    for i in range(n):
-        if math.dist(*sides[i]) <= TOLERANCE:
-            return f"the outline repeats the point [{sides[i][0][0]:g}, {sides[i][0][1]:g}]"
-        for j in range(i + 2, n):
-            if i == 0 and j == n - 1:
-                continue  # the closing edge meets the first at the first point
-            if crosses(sides[i], sides[j]) or overlap(sides[i], sides[j]) > TOLERANCE:
-                p = sides[i][0]
-                return f"the outline crosses itself (the edge from [{p[0]:g}, {p[1]:g}])"
-    return None
-
-
 def _box(poly: Polygon) -> tuple[float, float, float, float]:
     xs, ys = [p[0] for p in poly], [p[1] for p in poly]
     return min(xs), min(ys), max(xs), max(ys)
-
-
-def pair_problem(a: Polygon, b: Polygon) -> tuple[float, str | None]:
-    """The length of border two outlines share, and why they overlap or join badly (or None)."""
-    ba, bb = _box(a), _box(b)
-    if (
-        ba[0] > bb[2] + TOLERANCE
-        or bb[0] > ba[2] + TOLERANCE
-        or ba[1] > bb[3] + TOLERANCE
-        or bb[1] > ba[3] + TOLERANCE
-    ):
-        return 0.0, None
-    shared = 0.0
-    for s in edges(a):
-        for t in edges(b):
-            if crosses(s, t):
-                return 0.0, f"their outlines cross (near [{s[0][0]:g}, {s[0][1]:g}])"
-            run = overlap(s, t)
-            if run > TOLERANCE:
-                if not same_edge(s, t):
-                    return 0.0, (
-                        f"they share part of an edge (near [{s[0][0]:g}, {s[0][1]:g}]): "
-                        "give both outlines the same points along a shared border"
-                    )
-                shared += run
-    for poly, other in ((a, b), (b, a)):
-        for p in poly:
-            if contains(other, p):
-                return 0.0, f"the point [{p[0]:g}, {p[1]:g}] of one lies inside the other"
-    return shared, None
 
 
 GRID = 6.0
