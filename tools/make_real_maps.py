@@ -60,6 +60,7 @@ from typing import Any
 
 import mapfile
 
+from interboard.board.outlines import MIN_BORDER, coverage
 from interboard.render.base import label_lines
 
 try:
@@ -341,7 +342,6 @@ def _projected(frame: Frame, polygons: list[list[Any]], where: Polygon) -> Any:
 class Site:
     space: str
     point: tuple[float, float]
-    first: bool
 
 
 def _cells(sites: list[Site], domain: Any, frame_box: Polygon) -> dict[str, Any]:
@@ -453,7 +453,7 @@ def cut_board(
         if geo is None:
             raise RecipeError(f"space {sp['id']} has no 'geo': give its longitude and latitude")
         points = [geo] if isinstance(geo[0], (int, float)) else geo
-        sites[sp["id"]] = [Site(sp["id"], frame(lon, lat), k == 0) for k, (lon, lat) in enumerate(points)]
+        sites[sp["id"]] = [Site(sp["id"], frame(lon, lat)) for lon, lat in points]
         first_point[sp["id"]] = sites[sp["id"]][0].point
     pieces: list[Piece] = []
     grouped: set[str] = set()
@@ -494,9 +494,7 @@ def cut_board(
         s for space, ss in sites.items() if kinds[space] != "sea" and space not in grouped for s in ss
     ]
     # Land the board leaves to no one (beyond its edge in all but the drawing) is scenery.
-    land_sites += [
-        Site(f"~{k}", frame(lon, lat), True) for k, (lon, lat) in enumerate(recipe.get("neutral", []))
-    ]
+    land_sites += [Site(f"~{k}", frame(lon, lat)) for k, (lon, lat) in enumerate(recipe.get("neutral", []))]
     sea_sites = [s for space, ss in sites.items() if kinds[space] == "sea" for s in ss]
     for space, shape in _cells(land_sites, free_land, frame_box).items():
         owner = None if space.startswith("~") else space
@@ -823,11 +821,16 @@ def draw(recipe: dict[str, Any], board: dict[str, Any], labels: bool = True) -> 
 
 
 def report(board: dict[str, Any]) -> list[str]:
-    """What the loader would refuse, all at once: spaces that touch without being adjacent, and
-    adjacent spaces that do not touch (a passage, ``sea_lines``, may join two that do not)."""
-    minimum = 4.0  # the loader's MIN_BORDER
+    """What the loader would refuse, all at once (its own check, :func:`coverage`, on the written
+    outlines): outlines that cross or overlap, spaces that touch without being adjacent (but for
+    the listed walls), and adjacent spaces that do not touch (a passage, ``sea_lines``, may join two
+    that do not)."""
     spaces = [sp for sp in board["spaces"] if sp["kind"] != "impassable"]
-    polygons = [Polygon(sp["outline"], sp.get("holes", [])) for sp in spaces]
+    ids = [sp["id"] for sp in spaces]
+    shared, crossings = coverage(
+        [[tuple(p) for p in sp["outline"]] for sp in spaces],
+        [[[tuple(p) for p in hole] for hole in sp.get("holes", [])] for sp in spaces],
+    )
     adjacent: set[tuple[str, str]] = set()
     for table in board["adjacency"].values():
         for a, b in table:
@@ -835,30 +838,16 @@ def report(board: dict[str, Any]) -> list[str]:
             adjacent.add((min(a, b), max(a, b)))
     lines = {(min(a, b), max(a, b)) for a, b in board.get("drawing", {}).get("sea_lines", [])}
     walls = {(min(a, b), max(a, b)) for a, b in board.get("drawing", {}).get("walls", [])}
-    tree = shapely.STRtree(polygons)
-    touching: dict[tuple[str, str], float] = {}
-    for i, poly in enumerate(polygons):
-        for j in tree.query(poly):
-            if j <= i:
-                continue
-            length = _shared(poly, polygons[j])
-            if length > 0:
-                a, b = spaces[i]["id"], spaces[int(j)]["id"]
-                touching[(min(a, b), max(a, b))] = length
-    problems = []
+    touching = {(min(ids[i], ids[j]), max(ids[i], ids[j])): length for (i, j), length in shared.items()}
+    problems = [f"{ids[i]}{'' if j is None else ' and ' + ids[j]}: {why}" for i, j, why in crossings]
     for pair, length in sorted(touching.items()):
-        if length >= minimum and pair not in adjacent and pair not in walls:
+        if length >= MIN_BORDER and pair not in adjacent and pair not in walls:
             problems.append(f"{pair[0]} and {pair[1]} touch ({length:.1f} units) but are not adjacent")
-        if length >= minimum and pair in lines:
+        if length >= MIN_BORDER and pair in lines:
             problems.append(f"{pair[0]} and {pair[1]} touch: they need no passage")
-    for pair in sorted(adjacent):
-        if (
-            pair in lines
-            or pair[0] not in {sp["id"] for sp in spaces}
-            or pair[1] not in {sp["id"] for sp in spaces}
-        ):
-            continue
-        if touching.get(pair, 0.0) < minimum:
+    drawn = set(ids)
+    for pair in sorted(adjacent - lines):
+        if pair[0] in drawn and pair[1] in drawn and touching.get(pair, 0.0) < MIN_BORDER:
             problems.append(
                 f"{pair[0]} and {pair[1]} are adjacent but touch along {touching.get(pair, 0.0):.1f} units"
             )
