@@ -230,10 +230,11 @@ def draw_outlined(
         )
     out.extend(spaces_out)
     out.extend(scenery(frame))
+    closed = set(board.walls)
     walls = [
         f"M{num(ox + e.p[0])} {num(oy + e.p[1])}L{num(ox + e.q[0])} {num(oy + e.q[1])}"
         for e in space_shapes(board.base, frame.names[0]).edges
-        if (e.a, e.b) in set(board.walls)
+        if (e.a, e.b) in closed
     ]
     if walls:
         out.append(wall_path(walls))  # a coast the game closes: a sea touches what it is not adjacent to

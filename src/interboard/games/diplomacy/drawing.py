@@ -91,8 +91,8 @@ def render_position(
     frame = make_frame(board.base)
     geo = frame.board
     power_board = _power_boards(geo)
-    colours = _display_colours(geo, power_board)
     twins = _twins(geo, power_board)
+    colours = {p.id: mix(p.colour, "#000000", TWIN_SHADE) if p.id in twins else p.colour for p in geo.powers}
 
     def colour(power: str) -> str:
         return colours.get(power, "#777777")
@@ -166,11 +166,6 @@ def _twins(board: Board, power_board: dict[str, str]) -> set[str]:
     first = board.boards[0]
     nations = {p.colour for p in board.powers if power_board.get(p.id) == first}
     return {p.id for p in board.powers if power_board.get(p.id, first) != first and p.colour in nations}
-
-
-def _display_colours(board: Board, power_board: dict[str, str]) -> dict[str, str]:
-    twins = _twins(board, power_board)
-    return {p.id: mix(p.colour, "#000000", TWIN_SHADE) if p.id in twins else p.colour for p in board.powers}
 
 
 def _hatch_id(power: str) -> str:
