@@ -2,8 +2,9 @@
 on open event streams, a request is refused at once (503, or 429 for one address's streams) with a
 numeric Retry-After in the error body's shape; the next one passes once a place is free.
 
-Slow clients (issue 43 point 1): a request holds a place only once its body is in, and a body that
-stops arriving is answered 408. ``test_slow_clients.py`` shows the same with a real server."""
+Slow clients (issue 43 point 1): a request holds a place only once its body is in, a body that
+stops arriving is answered 408, and an address has so many requests under way.
+``test_slow_clients.py`` shows the same with a real server."""
 
 from __future__ import annotations
 
@@ -238,6 +239,29 @@ def test_a_body_that_stops_arriving_is_answered_408_and_never_reaches_the_app() 
         assert json.loads(answer) == {
             "error": "the request body stopped arriving: 5 of 37 bytes came, then nothing for 0.05 s"
         }
-        assert held.started == 0 and shed.counts.requests == 0
+        assert held.started == 0 and shed.counts.requests == 0 and shed.counts.requests_of == {}
+
+    asyncio.run(scenario())
+
+
+def test_an_address_has_so_many_requests_under_way_bodies_arriving_included() -> None:
+    async def scenario() -> None:
+        held = Held()
+        shed = Shed(held, RateLimits.off().but(connections_per_address=2), body_timeout=BodyTimeout())
+        bodies = [Body(), Body()]
+        slow = [asyncio.create_task(call(shed, "/api/games", body=body)) for body in bodies]
+        while any(body.given < 2 for body in bodies):
+            await asyncio.sleep(0)
+        answer = await call(shed, "/api/games", body=Body())
+        refused(answer, 429, "connections at once per address")
+        assert answer[1]["connection"] == "close"  # its body unread
+        elsewhere = asyncio.create_task(call(shed, "/api/games", "10.0.0.2"))  # its own count
+        while held.started < 1:
+            await asyncio.sleep(0)
+        held.release.set()
+        for body in bodies:
+            body.rest.set()
+        assert [(await t)[0] for t in (*slow, elsewhere)] == [200, 200, 200]
+        assert shed.counts.requests_of == {} and shed.counts.requests == 0
 
     asyncio.run(scenario())

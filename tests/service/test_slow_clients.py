@@ -176,7 +176,8 @@ def test_stalled_writers_from_four_addresses_leave_another_address_playing(
     headers and 5 of their body's bytes, then nothing. Meanwhile a fifth address plays a phase of a
     game, every kind of request, and is never answered 503; the probes say the server is alive and
     ready. The stalled writes hold no place: each is cut with a 408 once its body has stopped
-    arriving for the body timeout; none is a 5xx, and none is logged as an error."""
+    arriving for the body timeout, or refused at once (429) past the connections an address may
+    have under way; none is a 5xx, and none is logged as an error."""
     server = servers.start(sqlite_url, args=())
     with client_from(server, "127.0.0.6") as (setup, _):
         made = ok(setup.post("/api/games", json={"seats": {p: p.title() for p in POWERS}}), 201)
@@ -210,7 +211,9 @@ def test_stalled_writers_from_four_addresses_leave_another_address_playing(
         cut = [answer_of(conn) for conn in stalled]
         waited = time.monotonic() - started
     statuses = [status for status, _, _ in cut]
-    assert set(statuses) == {408}, statuses
+    # 16 connections under way per address by default: four addresses hold 64, the rest are refused.
+    assert sorted(set(statuses)) == [408, 429], statuses
+    assert statuses.count(408) == 64 and statuses.count(429) == 6, statuses
     for status, headers, body in cut:
         assert is_error(status, body, status) and headers["connection"] == "close", (status, headers, body)
     assert waited < ANSWER_WAIT_S
@@ -220,7 +223,7 @@ def test_stalled_writers_from_four_addresses_leave_another_address_playing(
         timeout=10,
     )
     logged = request_lines(server)
-    assert {logged[f"stalled-{k}"]["status"] for k in range(70)} == {408}
+    assert sorted({logged[f"stalled-{k}"]["status"] for k in range(70)}) == [408, 429]
     out = server.output()
     assert "Traceback" not in out and '"level": "ERROR"' not in out, out[-3000:]
 
@@ -256,3 +259,50 @@ def test_a_body_that_stops_arriving_or_trickles_is_cut_with_a_408(sqlite_url: st
     assert "Traceback" not in out and '"level": "ERROR"' not in out, out[-3000:]
     with client_from(server, "127.0.0.2") as (client, _):
         assert client.get("/api/games").status_code == 200  # nothing of either is left behind
+
+
+def test_an_address_may_have_so_many_connections_under_way(sqlite_url: str, servers: Servers) -> None:
+    """``--max-connections-per-address 3``: three writes from one address whose bodies stop
+    arriving are its three; its next request is refused at once, 429 with Retry-After in the error
+    body (and, a write, its connection closed, its body unread), while another address is served.
+    Once one of the three is closed by its client (a 499), the address has a place again."""
+    server = servers.start(sqlite_url, args=("--max-connections-per-address", "3"))
+    body = json.dumps({"title": "a game never made"}).encode()
+    with ExitStack() as held:
+        stalled = [
+            held.enter_context(
+                stalled_write(
+                    server, "127.0.0.2", "POST", "/api/games", body, 5, f"X-Request-ID: held-{k}\r\n"
+                )
+            )
+            for k in range(3)
+        ]
+        with client_from(server, "127.0.0.2") as (client, _), client_from(server, "127.0.0.3") as (other, _):
+            refused = wait_for(
+                "the address's fourth request to be refused",
+                lambda: (r := client.get("/api/games")).status_code == 429 and r,
+                timeout=10,
+                every=0.1,
+            )
+            assert refused.headers["retry-after"] == "1"
+            assert refused.json()["details"] == [
+                {"limit": "connections at once per address", "retry_after": 1}
+            ]
+            assert refused.json()["error"].startswith("too many connections at once per address")
+            fourth = held.enter_context(stalled_write(server, "127.0.0.2", "POST", "/api/games", body, 5))
+            status, headers, answer = answer_of(fourth)
+            assert is_error(status, answer, 429) and headers["connection"] == "close", (
+                status,
+                headers,
+                answer,
+            )
+            assert other.get("/api/games").status_code == 200
+            stalled[0].close()
+            wait_for(
+                "the address to have a place again",
+                lambda: client.get("/api/games").status_code == 200,
+                timeout=10,
+                every=0.1,
+            )
+    wait_for("the closed request's line", lambda: "held-0" in request_lines(server), timeout=10)
+    assert request_lines(server)["held-0"]["status"] == 499

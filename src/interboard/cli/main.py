@@ -267,6 +267,15 @@ def serve(
             " (0: no limit).",
         ),
     ] = 64,
+    max_connections_per_address: Annotated[
+        int,
+        typer.Option(
+            envvar="INTERBOARD_MAX_CONNECTIONS_PER_ADDRESS",
+            min=0,
+            help="Requests under way at once per client address, a body still arriving counted"
+            " (connections busy with one); past it 429 at once (0: no limit).",
+        ),
+    ] = 16,
     body_timeout: Annotated[
         float,
         typer.Option(
@@ -387,6 +396,7 @@ def serve(
                 bot_games_per_hour=bot_games_per_hour or None,
                 press_per_minute=press_per_minute or None,
                 in_flight=max_in_flight or None,
+                connections_per_address=max_connections_per_address or None,
                 streams_per_address=streams_per_address or None,
                 streams=max_streams or None,
                 signups_per_hour=signups_per_hour or None,

@@ -13,8 +13,9 @@ client may get up to that many times the limits (behind a load balancer that spr
 - press messages per seat per minute;
 - accounts signed up per address per hour, and sign-in attempts per address per minute (a password
   is hashed for each: the limits keep guessing slow and the hashing's cost bounded);
-- load shedding (:class:`Shed`): requests served at once by the process (counted once their body
-  is in), and event streams open at once, per address and in all.
+- load shedding (:class:`Shed`): requests under way at once per address (their bodies arriving,
+  or served), requests served at once by the process (counted once their body is in), and event
+  streams open at once, per address and in all.
 
 The probes and metrics (``/healthz``, ``/readyz``, ``/metrics``) are never limited. The client
 address is the connection's, or the one a trusted proxy forwards (uvicorn's ``--forwarded-allow-ips``,
@@ -97,6 +98,10 @@ class RateLimits:
     """Requests this process serves at once (event streams apart), each counted once its body is
     in; one more is refused at once with 503, so that under overload the answers stay quick rather
     than queue without bound."""
+    connections_per_address: int | None = 16
+    """Requests under way at once per client address (event streams apart), counted from their
+    arrival, their bodies' wait included: over HTTP/1.1, the connections an address has busy. One
+    more is refused at once with 429 (and its connection closed)."""
     streams_per_address: int | None = 4
     """Event streams open at once per client address (429 past it)."""
     streams: int | None = 256
@@ -306,12 +311,14 @@ STREAM_RETRY_S = 5
 
 
 class InFlight:
-    """What a process has under way: requests served (:attr:`requests`), and open event streams (in
-    all, and by address). The event loop's own, so no lock is needed; shared by the :class:`Shed`
-    layers of one app (its quick lane has one of its own: ``api.InterboardAPI``)."""
+    """What a process has under way: requests served (:attr:`requests`), requests by address from
+    their arrival (:attr:`requests_of`), and open event streams (in all, and by address). The event
+    loop's own, so no lock is needed; shared by the :class:`Shed` layers of one app (its quick lane
+    has one of its own: ``api.InterboardAPI``)."""
 
     def __init__(self) -> None:
         self.requests = 0
+        self.requests_of: dict[str, int] = {}
         self.streams = 0
         self.streams_of: dict[str, int] = {}
 
@@ -319,6 +326,8 @@ class InFlight:
 class Shed:
     """Load shedding, at the door, before any work is done:
 
+    - past ``connections_per_address`` requests under way from one address (from their arrival:
+      a body still arriving counts), the next is refused at once with 429;
     - a request with a body waits for it (:func:`~.http.body_arrival`): one whose body stops
       arriving, or comes too slowly for ``body_timeout``, is answered 408;
     - then, past ``in_flight`` requests served at once, the next is refused with 503: a request
@@ -348,6 +357,28 @@ class Shed:
         if scope["path"].endswith("/events"):
             await self._stream(scope, receive, send)
             return
+        per_address = self.limits.connections_per_address
+        if per_address is None:
+            await self._admit(scope, receive, send)
+            return
+        address, counts = client_address(scope), self.counts
+        mine = counts.requests_of.get(address, 0)
+        if mine >= per_address:
+            refused = TooManyRequests("connections at once per address", 1)
+            await refusal(refused, close=unread_body(scope))(scope, receive, send)
+            return
+        counts.requests_of[address] = mine + 1
+        try:
+            await self._admit(scope, receive, send)
+        finally:
+            left = counts.requests_of[address] - 1
+            if left:
+                counts.requests_of[address] = left
+            else:
+                del counts.requests_of[address]
+
+    async def _admit(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The request once its body is in, if there is a place for it."""
         cap, counts = self.limits.in_flight, self.counts
         if (cap is not None or self.watch is not None) and awaits_body(scope):
             arrived = await body_arrival(scope, receive, send, self.watch)
