@@ -3,8 +3,8 @@ on open event streams, a request is refused at once (503, or 429 for one address
 numeric Retry-After in the error body's shape; the next one passes once a place is free.
 
 Slow clients (issue 43 point 1): a request holds a place only once its body is in, a body that
-stops arriving is answered 408, and an address has so many requests under way.
-``test_slow_clients.py`` shows the same with a real server."""
+stops arriving is answered 408, an address has so many requests under way, and ``/readyz`` says
+when the process sheds load. ``test_slow_clients.py`` shows the same with a real server."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 
 from interboard.service.api import RateLimits, create_app
 from interboard.service.http import BodyTimeout
-from interboard.service.limits import Shed
+from interboard.service.limits import SHEDDING_FOR_S, Shed
 
 
 class Held:
@@ -263,5 +263,42 @@ def test_an_address_has_so_many_requests_under_way_bodies_arriving_included() ->
             body.rest.set()
         assert [(await t)[0] for t in (*slow, elsewhere)] == [200, 200, 200]
         assert shed.counts.requests_of == {} and shed.counts.requests == 0
+
+    asyncio.run(scenario())
+
+
+def test_readyz_says_the_server_is_shedding_load_while_it_does(tmp_path: Path) -> None:
+    """503 with the reason while the process serves as many requests as it may, and for
+    ``SHEDDING_FOR_S`` after it last refused one; then ready again. /healthz stays 200."""
+    app = create_app(
+        f"sqlite:///{tmp_path / 'shed.sqlite'}", sweep=None, limits=RateLimits.off().but(in_flight=1)
+    )
+    now = [1000.0]
+    app.state.in_flight.clock = lambda: now[0]
+    (seat,) = [r for r in app.routes if isinstance(r, APIRoute) and r.path == "/api/games/{game_id}/seat"]
+    release = asyncio.Event()
+
+    async def held_view(game_id: str, token: str) -> Response:
+        await release.wait()
+        return Response(b"{}", media_type="application/json")
+
+    seat.endpoint = held_view
+
+    async def scenario() -> None:
+        assert (await call(app, "/readyz"))[0] == 200
+        headers = [(b"authorization", b"Bearer " + b"A" * 43)]
+        view = asyncio.create_task(call(app, "/api/games/abcdefghijkl/seat", headers=headers))
+        while app.state.in_flight.requests < 1:
+            await asyncio.sleep(0)
+        busy = await call(app, "/readyz")
+        refused(busy, 503, "requests at once")
+        assert json.loads(busy[2])["error"].startswith("the server is shedding load (requests at once)")
+        refused(await call(app, "/api/variants"), 503, "requests at once")
+        release.set()
+        assert (await view)[0] == 200
+        refused(await call(app, "/readyz"), 503, "requests at once")  # it shed one a moment ago
+        assert (await call(app, "/healthz"))[0] == 200
+        now[0] += SHEDDING_FOR_S
+        assert (await call(app, "/readyz"))[0] == 200
 
     asyncio.run(scenario())

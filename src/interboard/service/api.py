@@ -74,6 +74,7 @@ from .limits import (
     RateLimits,
     Refused,
     Shed,
+    Shedding,
     client_address,
     refusal,
 )
@@ -464,7 +465,7 @@ def create_app(
     app.add_middleware(LimitBody)
     app.add_middleware(RateLimit, limiter=limiter)  # once the body is in (Shed waits for it)
     # Before anything else is done, and the in-flight count once the body is in; its counts shared
-    # with the quick lane's (InterboardAPI).
+    # with the quick lane's (InterboardAPI) and /readyz.
     app.add_middleware(Shed, limits=limiter.limits, counts=in_flight, body_timeout=body_timeout)
     # Added last, so outermost: every answer counted, and every one (even a 413) with the request id
     # and the security headers.
@@ -518,9 +519,12 @@ def create_app(
 
     @app.get("/readyz", tags=["operations"], responses=errors(503))
     async def readyz() -> dict[str, str]:
-        """The database answers a trivial query within a second: the server can take requests (503
-        if not, saying why)."""
+        """The server is not shedding load, and the database answers a trivial query within a
+        second: the server can take requests (503 if not, saying why)."""
         nonlocal checking
+        shed = in_flight.shedding(limiter.limits.in_flight)
+        if shed is not None:
+            raise Shedding(shed)
         if checking is None or checking.done():
             checking = asyncio.ensure_future(run_in_threadpool(service.ping))
             # Its failure is read by whoever waits on it in time; if no one does, by this.

@@ -54,7 +54,7 @@ ERRORS = {
     409: "not in the game's present state (finished, paused, a phase already processed, ...)",
     413: f"the request body is larger than {MAX_BODY} bytes",
     422: "a malformed request, or one the game's rules refuse; details say where",
-    503: "the database does not answer: the server cannot take requests now",
+    503: "the database does not answer, or the server is shedding load: it cannot take requests now",
 }
 BODY_ERRORS = (400, 413, 422)
 """What any request with a JSON body may be answered with."""

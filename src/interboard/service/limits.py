@@ -306,21 +306,52 @@ class Overloaded(Refused):
         super().__init__(f"the server is busy ({what})", what, retry_after)
 
 
+class Shedding(Refused):
+    """``/readyz`` while the process sheds load: 503, saying what it sheds."""
+
+    status = 503
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"the server is shedding load ({what})", what, 1)
+
+
 STREAM_RETRY_S = 5
 """Retry-After for a refused event stream: a page falls back on its own polling meanwhile."""
+SHEDDING_FOR_S = 5.0
+"""How long after it last refused a request with 503 a process still says it is shedding load
+(``/readyz``): a readiness probe comes every few seconds, and sees a process that sheds now and
+then as one that sheds."""
 
 
 class InFlight:
     """What a process has under way: requests served (:attr:`requests`), requests by address from
-    their arrival (:attr:`requests_of`), and open event streams (in all, and by address). The event
-    loop's own, so no lock is needed; shared by the :class:`Shed` layers of one app (its quick lane
-    has one of its own: ``api.InterboardAPI``)."""
+    their arrival (:attr:`requests_of`), and open event streams (in all, and by address); and what
+    it last refused for being busy, and when. The event loop's own, so no lock is needed; shared by
+    the :class:`Shed` layers of one app (its quick lane has one of its own: ``api.InterboardAPI``)
+    and its ``/readyz``."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.requests = 0
         self.requests_of: dict[str, int] = {}
         self.streams = 0
         self.streams_of: dict[str, int] = {}
+        self.clock = clock
+        self.shed: tuple[str, float] | None = None
+        """What was last refused with 503 (the limit's name), and when (``clock``)."""
+
+    def shedding(self, in_flight: int | None) -> str | None:
+        """What the process is shedding: the limit it refused a request for within the last
+        :data:`SHEDDING_FOR_S`, or ``requests at once`` while it serves ``in_flight`` requests, its
+        cap (the next would be refused). ``None``: nothing."""
+        if in_flight is not None and self.requests >= in_flight:
+            return "requests at once"
+        if self.shed is not None and self.clock() - self.shed[1] < SHEDDING_FOR_S:
+            return self.shed[0]
+        return None
+
+    def refused(self, what: str) -> None:
+        """A request was refused for ``what`` (a 503)."""
+        self.shed = (what, self.clock())
 
 
 class Shed:
@@ -386,6 +417,7 @@ class Shed:
                 return
             receive = arrived
         if cap is not None and counts.requests >= cap:
+            counts.refused("requests at once")
             await refusal(Overloaded("requests at once", 1), close=unread_body(scope))(scope, receive, send)
             return
         counts.requests += 1
@@ -404,6 +436,7 @@ class Shed:
             await refused(scope, receive, send)
             return
         if total is not None and counts.streams >= total:
+            counts.refused("open event streams")
             await refusal(Overloaded("open event streams", STREAM_RETRY_S), close)(scope, receive, send)
             return
         counts.streams += 1
