@@ -1,6 +1,10 @@
 """Load shedding (issue 17 point 2): past the requests a process serves at once, or past the caps
 on open event streams, a request is refused at once (503, or 429 for one address's streams) with a
-numeric Retry-After in the error body's shape; the next one passes once a place is free."""
+numeric Retry-After in the error body's shape; the next one passes once a place is free.
+
+Slow clients (issue 43 point 1): a request holds a place only once its body is in, a body that
+stops arriving is answered 408, an address has so many requests under way, and ``/readyz`` says
+when the process sheds load. ``test_slow_clients.py`` shows the same with a real server."""
 
 from __future__ import annotations
 
@@ -14,7 +18,8 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 from interboard.service.api import RateLimits, create_app
-from interboard.service.limits import Shed
+from interboard.service.http import BodyTimeout
+from interboard.service.limits import SHEDDING_FOR_S, Shed
 
 
 class Held:
@@ -32,16 +37,21 @@ class Held:
 
 
 async def call(
-    app: Any, path: str, address: str = "10.0.0.1", headers: list[tuple[bytes, bytes]] | None = None
+    app: Any,
+    path: str,
+    address: str = "10.0.0.1",
+    headers: list[tuple[bytes, bytes]] | None = None,
+    body: Any = None,
 ) -> tuple[int, dict[str, str], bytes]:
-    """One GET through ``app`` as an ASGI server would send it: (status, headers, body)."""
+    """One GET through ``app`` as an ASGI server would send it: (status, headers, body). With
+    ``body`` (a receive of the body's messages), a POST of a 37-byte body."""
     scope = {
         "type": "http",
-        "method": "GET",
+        "method": "GET" if body is None else "POST",
         "path": path,
         "raw_path": path.encode(),
         "query_string": b"",
-        "headers": headers or [],
+        "headers": (headers or []) + ([(b"content-length", b"37")] if body is not None else []),
         "client": (address, 50000),
         "server": ("testserver", 80),
         "scheme": "http",
@@ -60,7 +70,7 @@ async def call(
         else:
             answer["body"] += message.get("body", b"")
 
-    await app(scope, receive, send)
+    await app(scope, receive if body is None else body, send)
     return answer["status"], answer["headers"], answer["body"]
 
 
@@ -172,5 +182,123 @@ def test_the_quick_lane_and_the_other_routes_share_one_count_of_requests_at_once
         release.set()
         assert (await view)[0] == 200
         assert (await call(app, "/api/variants"))[0] == 200
+
+    asyncio.run(scenario())
+
+
+class Body:
+    """A request body's ``receive`` that gives its first 5 bytes, then waits for ``rest`` to be set
+    (before which, the body has stopped arriving)."""
+
+    def __init__(self) -> None:
+        self.rest = asyncio.Event()
+        self.given = 0
+
+    async def __call__(self) -> dict[str, Any]:
+        self.given += 1
+        if self.given == 1:
+            return {"type": "http.request", "body": b'{"pha', "more_body": True}
+        if self.given == 2:
+            await self.rest.wait()
+            return {"type": "http.request", "body": b'se": "S1901M", "orders": []}', "more_body": False}
+        await asyncio.Event().wait()  # the client is still there
+        raise AssertionError
+
+
+def test_a_request_holds_a_place_only_once_its_body_is_in() -> None:
+    """One place in all: a request whose body has stopped arriving holds none (another is served
+    meanwhile), takes one once its body is in, and is served with the whole of it."""
+
+    async def scenario() -> None:
+        held = Held()
+        shed = Shed(held, RateLimits.off().but(in_flight=1), body_timeout=BodyTimeout())
+        body = Body()
+        slow = asyncio.create_task(call(shed, "/api/games", body=body))
+        while body.given < 2:
+            await asyncio.sleep(0)
+        other = asyncio.create_task(call(shed, "/api/games"))
+        while held.started < 1:
+            await asyncio.sleep(0)  # the other request has the one place
+        held.release.set()
+        assert (await other)[0] == 200
+        assert held.started == 1 and shed.counts.requests == 0  # the slow one was never in
+        body.rest.set()
+        assert (await slow)[0] == 200 and held.started == 2
+        assert shed.counts.requests == 0
+
+    asyncio.run(scenario())
+
+
+def test_a_body_that_stops_arriving_is_answered_408_and_never_reaches_the_app() -> None:
+    async def scenario() -> None:
+        held = Held()
+        held.release.set()
+        shed = Shed(held, RateLimits(), body_timeout=BodyTimeout(seconds=0.05))
+        status, headers, answer = await call(shed, "/api/games", body=Body())
+        assert status == 408 and headers["connection"] == "close"
+        assert json.loads(answer) == {
+            "error": "the request body stopped arriving: 5 of 37 bytes came, then nothing for 0.05 s"
+        }
+        assert held.started == 0 and shed.counts.requests == 0 and shed.counts.requests_of == {}
+
+    asyncio.run(scenario())
+
+
+def test_an_address_has_so_many_requests_under_way_bodies_arriving_included() -> None:
+    async def scenario() -> None:
+        held = Held()
+        shed = Shed(held, RateLimits.off().but(connections_per_address=2), body_timeout=BodyTimeout())
+        bodies = [Body(), Body()]
+        slow = [asyncio.create_task(call(shed, "/api/games", body=body)) for body in bodies]
+        while any(body.given < 2 for body in bodies):
+            await asyncio.sleep(0)
+        answer = await call(shed, "/api/games", body=Body())
+        refused(answer, 429, "connections at once per address")
+        assert answer[1]["connection"] == "close"  # its body unread
+        elsewhere = asyncio.create_task(call(shed, "/api/games", "10.0.0.2"))  # its own count
+        while held.started < 1:
+            await asyncio.sleep(0)
+        held.release.set()
+        for body in bodies:
+            body.rest.set()
+        assert [(await t)[0] for t in (*slow, elsewhere)] == [200, 200, 200]
+        assert shed.counts.requests_of == {} and shed.counts.requests == 0
+
+    asyncio.run(scenario())
+
+
+def test_readyz_says_the_server_is_shedding_load_while_it_does(tmp_path: Path) -> None:
+    """503 with the reason while the process serves as many requests as it may, and for
+    ``SHEDDING_FOR_S`` after it last refused one; then ready again. /healthz stays 200."""
+    app = create_app(
+        f"sqlite:///{tmp_path / 'shed.sqlite'}", sweep=None, limits=RateLimits.off().but(in_flight=1)
+    )
+    now = [1000.0]
+    app.state.in_flight.clock = lambda: now[0]
+    (seat,) = [r for r in app.routes if isinstance(r, APIRoute) and r.path == "/api/games/{game_id}/seat"]
+    release = asyncio.Event()
+
+    async def held_view(game_id: str, token: str) -> Response:
+        await release.wait()
+        return Response(b"{}", media_type="application/json")
+
+    seat.endpoint = held_view
+
+    async def scenario() -> None:
+        assert (await call(app, "/readyz"))[0] == 200
+        headers = [(b"authorization", b"Bearer " + b"A" * 43)]
+        view = asyncio.create_task(call(app, "/api/games/abcdefghijkl/seat", headers=headers))
+        while app.state.in_flight.requests < 1:
+            await asyncio.sleep(0)
+        busy = await call(app, "/readyz")
+        refused(busy, 503, "requests at once")
+        assert json.loads(busy[2])["error"].startswith("the server is shedding load (requests at once)")
+        refused(await call(app, "/api/variants"), 503, "requests at once")
+        release.set()
+        assert (await view)[0] == 200
+        refused(await call(app, "/readyz"), 503, "requests at once")  # it shed one a moment ago
+        assert (await call(app, "/healthz"))[0] == 200
+        now[0] += SHEDDING_FOR_S
+        assert (await call(app, "/readyz"))[0] == 200
 
     asyncio.run(scenario())

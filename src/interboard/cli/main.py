@@ -263,9 +263,38 @@ def serve(
         typer.Option(
             envvar="INTERBOARD_MAX_IN_FLIGHT",
             min=0,
-            help="Requests served at once; past it 503 at once (0: no limit).",
+            help="Requests served at once, each counted once its body is in; past it 503 at once"
+            " (0: no limit).",
         ),
     ] = 64,
+    max_connections_per_address: Annotated[
+        int,
+        typer.Option(
+            envvar="INTERBOARD_MAX_CONNECTIONS_PER_ADDRESS",
+            min=0,
+            help="Requests under way at once per client address, a body still arriving counted"
+            " (connections busy with one); past it 429 at once (0: no limit).",
+        ),
+    ] = 16,
+    body_timeout: Annotated[
+        float,
+        typer.Option(
+            envvar="INTERBOARD_BODY_TIMEOUT",
+            min=0,
+            max=3600,
+            help="Seconds a request's body may go without a byte arriving, and the time it has in all"
+            " besides a second for each --body-min-rate bytes; past it 408 (0: no limit; applies"
+            " with --no-rate-limits too).",
+        ),
+    ] = 10.0,
+    body_min_rate: Annotated[
+        float,
+        typer.Option(
+            envvar="INTERBOARD_BODY_MIN_RATE",
+            min=0,
+            help="Bytes a second a request's body must come at, past --body-timeout (0: no floor).",
+        ),
+    ] = 500.0,
     streams_per_address: Annotated[
         int,
         typer.Option(
@@ -344,6 +373,7 @@ def serve(
 
         from ..service.api import ENVIRONMENT, create_app, serving_config, settle_for_serving
         from ..service.coalesce import PROTOCOL
+        from ..service.http import BodyTimeout
         from ..service.limits import Rate, RateLimits
         from ..service.mail import MailConfig
         from ..service.observe import log_config, metrics_shared_by_workers
@@ -366,6 +396,7 @@ def serve(
                 bot_games_per_hour=bot_games_per_hour or None,
                 press_per_minute=press_per_minute or None,
                 in_flight=max_in_flight or None,
+                connections_per_address=max_connections_per_address or None,
                 streams_per_address=streams_per_address or None,
                 streams=max_streams or None,
                 signups_per_hour=signups_per_hour or None,
@@ -373,6 +404,7 @@ def serve(
             )
         except ValueError as exc:
             raise fail(str(exc)) from exc
+    waits = BodyTimeout(body_timeout, body_min_rate or None) if body_timeout else None
     mail = None
     if smtp_host:
         # The password only from the environment: a command line is seen by every user of the machine.
@@ -390,14 +422,19 @@ def serve(
     try:
         if workers == 1:
             application: Any = create_app(
-                url, sweep=sweep, limits=limits, mail=mail, access_log=sys.stderr if access_log else None
+                url,
+                sweep=sweep,
+                limits=limits,
+                mail=mail,
+                access_log=sys.stderr if access_log else None,
+                body_timeout=waits,
             )
             settle_for_serving()
         else:
             # Each worker process makes its app from the environment; the database is opened (and
             # migrated) here first, so that a wrong URL is said once, before any worker starts.
             open_store(url).dispose()
-            os.environ[ENVIRONMENT] = serving_config(url, sweep, limits, mail, access_log)
+            os.environ[ENVIRONMENT] = serving_config(url, sweep, limits, mail, access_log, waits)
             application = "interboard.service.api:app_from_environment"
     except ValueError as exc:
         raise fail(str(exc)) from exc

@@ -56,6 +56,7 @@ from .http import (
     BODY_ERRORS,
     ERRORS,
     MAX_BODY,
+    BodyTimeout,
     GameId,
     LimitBody,
     SessionToken,
@@ -73,6 +74,7 @@ from .limits import (
     RateLimits,
     Refused,
     Shed,
+    Shedding,
     client_address,
     refusal,
 )
@@ -94,12 +96,14 @@ from .schemas import (
 from .store import open_store
 from .web import install as install_web
 
-__all__ = ["MAX_BODY", "RateLimits", "create_app"]
+__all__ = ["MAX_BODY", "BodyTimeout", "RateLimits", "create_app"]
 
 log = logging.getLogger(__name__)
 
 DEFAULT_SWEEP_S = 60.0
 """How often the scheduler sweeps for phases a crash left due (deadlines are met without it)."""
+DEFAULT_BODY_TIMEOUT = BodyTimeout()
+"""A body that stops arriving for 10 s, or comes slower than 500 bytes a second past them: 408."""
 STREAM_RECHECK_S = 30.0
 """How often an event stream with no notice looks at its game anyway."""
 T = TypeVar("T")
@@ -306,6 +310,7 @@ def create_app(
     mail: MailConfig | None = None,
     hasher: PasswordHasher | None = None,
     access_log: TextIO | None = None,
+    body_timeout: BodyTimeout | None = DEFAULT_BODY_TIMEOUT,
 ) -> InterboardAPI:
     """The API over the database at ``db_url``. Phases are processed when due by a scheduler that
     also sweeps for missed ones every ``sweep`` seconds (``None``: no scheduler, for tests that drive
@@ -314,7 +319,9 @@ def create_app(
     clock settable; the scheduler, once started, ``app.state.scheduler``. ``mail``: the SMTP server
     of the accounts' e-mail notices (``None``: no notices). ``hasher``: the accounts' password
     hasher (``None``: argon2-cffi's defaults; tests pass a cheaper one). ``access_log``: where a line
-    a request is written (:class:`~.observe.AccessLog`; ``None``: nowhere)."""
+    a request is written (:class:`~.observe.AccessLog`; ``None``: nowhere). ``body_timeout``: how
+    a request's body must arrive, or be answered 408 (``None``: it may take its time). The counts of
+    the load shedding are ``app.state.in_flight``."""
     limiter = Limiter(limits if limits is not None else RateLimits())
     install_log_context()
     metrics = Metrics()
@@ -454,10 +461,12 @@ def create_app(
     app.state.limiter = limiter
     app.state.placement = placement
     app.state.metrics = metrics
+    in_flight = app.state.in_flight = InFlight()
     app.add_middleware(LimitBody)
-    app.add_middleware(RateLimit, limiter=limiter)  # before the body is read
-    # before anything else is done; its counts shared with the quick lane's (InterboardAPI)
-    app.add_middleware(Shed, limits=limiter.limits, counts=InFlight())
+    app.add_middleware(RateLimit, limiter=limiter)  # once the body is in (Shed waits for it)
+    # Before anything else is done, and the in-flight count once the body is in; its counts shared
+    # with the quick lane's (InterboardAPI) and /readyz.
+    app.add_middleware(Shed, limits=limiter.limits, counts=in_flight, body_timeout=body_timeout)
     # Added last, so outermost: every answer counted, and every one (even a 413) with the request id
     # and the security headers.
     app.add_middleware(Observe, metrics=metrics, access=access, answer_headers=add_security_headers)
@@ -510,9 +519,12 @@ def create_app(
 
     @app.get("/readyz", tags=["operations"], responses=errors(503))
     async def readyz() -> dict[str, str]:
-        """The database answers a trivial query within a second: the server can take requests (503
-        if not, saying why)."""
+        """The server is not shedding load, and the database answers a trivial query within a
+        second: the server can take requests (503 if not, saying why)."""
         nonlocal checking
+        shed = in_flight.shedding(limiter.limits.in_flight)
+        if shed is not None:
+            raise Shedding(shed)
         if checking is None or checking.done():
             checking = asyncio.ensure_future(run_in_threadpool(service.ping))
             # Its failure is read by whoever waits on it in time; if no one does, by this.
@@ -765,6 +777,12 @@ OVERLOADED: dict[str, Any] = {
 }
 
 
+BODY_LATE: dict[str, Any] = {
+    "description": ERRORS[408],
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}},
+}
+
+
 def _json(content: dict[str, Any] | list[Any]) -> Response:
     """An answer of plain JSON values (a legal-order tree, the hot writes' reports),
     encoded at once: the route still declares its model, but FastAPI would first validate the
@@ -773,8 +791,9 @@ def _json(content: dict[str, Any] | list[Any]) -> Response:
 
 
 def _declare_rate_limits(app: FastAPI) -> None:
-    """Every operation but the probes may answer 429: the OpenAPI document says so (added to the
-    document as it is made, so that no route, the web pages' included, can be missed)."""
+    """Every operation but the probes may answer 429 and 503, and one that takes a body 408: the
+    OpenAPI document says so (added to the document as it is made, so that no route, the web
+    pages' included, can be missed)."""
     made = app.openapi
 
     def openapi() -> dict[str, Any]:
@@ -785,6 +804,8 @@ def _declare_rate_limits(app: FastAPI) -> None:
                     for operation in operations.values():
                         operation["responses"].setdefault("429", RATE_LIMITED)
                         operation["responses"].setdefault("503", OVERLOADED)
+                        if "requestBody" in operation:
+                            operation["responses"].setdefault("408", BODY_LATE)
         return app.openapi_schema or made()
 
     app.openapi = openapi  # type: ignore[method-assign]
@@ -849,6 +870,7 @@ def serving_config(
     limits: RateLimits,
     mail: MailConfig | None = None,
     access_log: bool = True,
+    body_timeout: BodyTimeout | None = DEFAULT_BODY_TIMEOUT,
 ) -> str:
     """What :func:`app_from_environment` needs, as the text of :data:`ENVIRONMENT`. ``access_log``:
     whether each worker writes a line a request on its standard error."""
@@ -859,6 +881,7 @@ def serving_config(
             "limits": dataclasses.asdict(limits),
             "mail": dataclasses.asdict(mail) if mail is not None else None,
             "access_log": access_log,
+            "body_timeout": dataclasses.asdict(body_timeout) if body_timeout is not None else None,
         }
     )
 
@@ -870,12 +893,14 @@ def app_from_environment() -> FastAPI:
         name: Rate(**value) if isinstance(value, dict) else value for name, value in config["limits"].items()
     }
     mail = MailConfig(**config["mail"]) if config.get("mail") else None
+    body_timeout = config.get("body_timeout", dataclasses.asdict(DEFAULT_BODY_TIMEOUT))
     app = create_app(
         config["db"],
         sweep=config["sweep"],
         limits=RateLimits(**limits),
         mail=mail,
         access_log=sys.stderr if config.get("access_log", True) else None,
+        body_timeout=BodyTimeout(**body_timeout) if body_timeout is not None else None,
     )
     settle_for_serving()
     return app

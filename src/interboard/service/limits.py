@@ -13,8 +13,9 @@ client may get up to that many times the limits (behind a load balancer that spr
 - press messages per seat per minute;
 - accounts signed up per address per hour, and sign-in attempts per address per minute (a password
   is hashed for each: the limits keep guessing slow and the hashing's cost bounded);
-- load shedding (:class:`Shed`): requests served at once by the process, and event streams open at
-  once, per address and in all.
+- load shedding (:class:`Shed`): requests under way at once per address (their bodies arriving,
+  or served), requests served at once by the process (counted once their body is in), and event
+  streams open at once, per address and in all.
 
 The probes and metrics (``/healthz``, ``/readyz``, ``/metrics``) are never limited. The client
 address is the connection's, or the one a trusted proxy forwards (uvicorn's ``--forwarded-allow-ips``,
@@ -34,7 +35,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .games import ServiceError
-from .http import bearer
+from .http import BodyTimeout, BodyWatch, awaits_body, bearer, body_arrival, unread_body
 
 UNLIMITED_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -94,8 +95,13 @@ class RateLimits:
     sign_ins_per_minute: int | None = 10
     """Sign-in attempts per address per minute."""
     in_flight: int | None = 64
-    """Requests this process serves at once (event streams apart); one more is refused at once with
-    503, so that under overload the answers stay quick rather than queue without bound."""
+    """Requests this process serves at once (event streams apart), each counted once its body is
+    in; one more is refused at once with 503, so that under overload the answers stay quick rather
+    than queue without bound."""
+    connections_per_address: int | None = 16
+    """Requests under way at once per client address (event streams apart), counted from their
+    arrival, their bodies' wait included: over HTTP/1.1, the connections an address has busy. One
+    more is refused at once with 429 (and its connection closed)."""
     streams_per_address: int | None = 4
     """Event streams open at once per client address (429 past it)."""
     streams: int | None = 256
@@ -277,15 +283,17 @@ class RateLimit:
         if refused is None:
             await self.app(scope, receive, send)
             return
-        await refusal(TooManyRequests(*refused))(scope, receive, send)
+        await refusal(TooManyRequests(*refused), close=unread_body(scope))(scope, receive, send)
 
 
-def refusal(exc: Refused) -> JSONResponse:
-    """The answer to a limit reached: the error body, its status and ``Retry-After``."""
+def refusal(exc: Refused, close: bool = False) -> JSONResponse:
+    """The answer to a limit reached: the error body, its status and ``Retry-After``; ``close``:
+    and ``Connection: close``, for a request whose body is left unread (:func:`~.http.unread_body`)."""
+    headers = {"Retry-After": str(exc.retry_after)}
+    if close:
+        headers["Connection"] = "close"
     return JSONResponse(
-        {"error": exc.message, "details": exc.details},
-        status_code=exc.status,
-        headers={"Retry-After": str(exc.retry_after)},
+        {"error": exc.message, "details": exc.details}, status_code=exc.status, headers=headers
     )
 
 
@@ -298,30 +306,80 @@ class Overloaded(Refused):
         super().__init__(f"the server is busy ({what})", what, retry_after)
 
 
+class Shedding(Refused):
+    """``/readyz`` while the process sheds load: 503, saying what it sheds."""
+
+    status = 503
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"the server is shedding load ({what})", what, 1)
+
+
 STREAM_RETRY_S = 5
 """Retry-After for a refused event stream: a page falls back on its own polling meanwhile."""
+SHEDDING_FOR_S = 5.0
+"""How long after it last refused a request with 503 a process still says it is shedding load
+(``/readyz``): a readiness probe comes every few seconds, and sees a process that sheds now and
+then as one that sheds."""
 
 
 class InFlight:
-    """What a process has under way: requests, and open event streams (in all, and by address).
-    The event loop's own, so no lock is needed; shared by the :class:`Shed` layers of one app (its
-    quick lane has one of its own: ``api.InterboardAPI``)."""
+    """What a process has under way: requests served (:attr:`requests`), requests by address from
+    their arrival (:attr:`requests_of`), and open event streams (in all, and by address); and what
+    it last refused for being busy, and when. The event loop's own, so no lock is needed; shared by
+    the :class:`Shed` layers of one app (its quick lane has one of its own: ``api.InterboardAPI``)
+    and its ``/readyz``."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.requests = 0
+        self.requests_of: dict[str, int] = {}
         self.streams = 0
         self.streams_of: dict[str, int] = {}
+        self.clock = clock
+        self.shed: tuple[str, float] | None = None
+        """What was last refused with 503 (the limit's name), and when (``clock``)."""
+
+    def shedding(self, in_flight: int | None) -> str | None:
+        """What the process is shedding: the limit it refused a request for within the last
+        :data:`SHEDDING_FOR_S`, or ``requests at once`` while it serves ``in_flight`` requests, its
+        cap (the next would be refused). ``None``: nothing."""
+        if in_flight is not None and self.requests >= in_flight:
+            return "requests at once"
+        if self.shed is not None and self.clock() - self.shed[1] < SHEDDING_FOR_S:
+            return self.shed[0]
+        return None
+
+    def refused(self, what: str) -> None:
+        """A request was refused for ``what`` (a 503)."""
+        self.shed = (what, self.clock())
 
 
 class Shed:
-    """Load shedding: past ``in_flight`` requests at once, or past the caps on open event streams,
-    a request is refused before any work is done (503, or 429 for one address's streams). The
-    counts are ``counts`` (by default its own)."""
+    """Load shedding, at the door, before any work is done:
 
-    def __init__(self, app: ASGIApp, limits: RateLimits, counts: InFlight | None = None) -> None:
+    - past ``connections_per_address`` requests under way from one address (from their arrival:
+      a body still arriving counts), the next is refused at once with 429;
+    - a request with a body waits for it (:func:`~.http.body_arrival`): one whose body stops
+      arriving, or comes too slowly for ``body_timeout``, is answered 408;
+    - then, past ``in_flight`` requests served at once, the next is refused with 503: a request
+      holds a place only once its body is in, so clients that send a body slowly, or stop, hold
+      none;
+    - past the caps on open event streams, 429 for one address's, 503 in all.
+
+    A refusal of a request whose body is left unread closes the connection. The counts are
+    ``counts`` (by default its own)."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        limits: RateLimits,
+        counts: InFlight | None = None,
+        body_timeout: BodyTimeout | None = None,
+    ) -> None:
         self.app = app
         self.limits = limits
         self.counts = counts if counts is not None else InFlight()
+        self.watch = BodyWatch(body_timeout) if body_timeout is not None else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"] in UNLIMITED_PATHS:
@@ -330,9 +388,37 @@ class Shed:
         if scope["path"].endswith("/events"):
             await self._stream(scope, receive, send)
             return
+        per_address = self.limits.connections_per_address
+        if per_address is None:
+            await self._admit(scope, receive, send)
+            return
+        address, counts = client_address(scope), self.counts
+        mine = counts.requests_of.get(address, 0)
+        if mine >= per_address:
+            refused = TooManyRequests("connections at once per address", 1)
+            await refusal(refused, close=unread_body(scope))(scope, receive, send)
+            return
+        counts.requests_of[address] = mine + 1
+        try:
+            await self._admit(scope, receive, send)
+        finally:
+            left = counts.requests_of[address] - 1
+            if left:
+                counts.requests_of[address] = left
+            else:
+                del counts.requests_of[address]
+
+    async def _admit(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The request once its body is in, if there is a place for it."""
         cap, counts = self.limits.in_flight, self.counts
+        if (cap is not None or self.watch is not None) and awaits_body(scope):
+            arrived = await body_arrival(scope, receive, send, self.watch)
+            if arrived is None:  # answered (408), or its client left
+                return
+            receive = arrived
         if cap is not None and counts.requests >= cap:
-            await refusal(Overloaded("requests at once", 1))(scope, receive, send)
+            counts.refused("requests at once")
+            await refusal(Overloaded("requests at once", 1), close=unread_body(scope))(scope, receive, send)
             return
         counts.requests += 1
         try:
@@ -344,12 +430,14 @@ class Shed:
         address, counts = client_address(scope), self.counts
         mine = counts.streams_of.get(address, 0)
         per_address, total = self.limits.streams_per_address, self.limits.streams
+        close = unread_body(scope)
         if per_address is not None and mine >= per_address:
-            refused = refusal(TooManyRequests("open event streams per address", STREAM_RETRY_S))
+            refused = refusal(TooManyRequests("open event streams per address", STREAM_RETRY_S), close)
             await refused(scope, receive, send)
             return
         if total is not None and counts.streams >= total:
-            await refusal(Overloaded("open event streams", STREAM_RETRY_S))(scope, receive, send)
+            counts.refused("open event streams")
+            await refusal(Overloaded("open event streams", STREAM_RETRY_S), close)(scope, receive, send)
             return
         counts.streams += 1
         counts.streams_of[address] = mine + 1
