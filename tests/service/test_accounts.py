@@ -9,7 +9,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
 from email import message_from_bytes
@@ -263,6 +263,17 @@ class Inbox:
             self.arrived.wait_for(lambda: len(self.mails) >= count, timeout)
             return list(self.mails)
 
+    def wait_until(
+        self, ready: Callable[[list[tuple[list[str], Message]]], bool], timeout: float = 10.0
+    ) -> list[tuple[list[str], Message]]:
+        with self.arrived:
+            self.arrived.wait_for(lambda: ready(self.mails), timeout)
+            return list(self.mails)
+
+    def clear(self) -> None:
+        with self.arrived:
+            self.mails.clear()
+
     def subjects(self, to: str) -> list[str]:
         return [str(m["Subject"]) for rcpt, m in self.mails if rcpt == [to]]
 
@@ -403,3 +414,55 @@ def test_serve_sends_notices_once_from_two_processes(tmp_path: Any, smtp: tuple[
             assert len(subjects) == len(set(subjects)), subjects
     finally:
         group.stop_all()
+
+
+def test_queued_notices_are_sent_after_a_restart_each_once(db_url: str, smtp: tuple[Inbox, int]) -> None:
+    """Issue 43, point 5: notices queued by a server that stopped before sending them are sent by
+    the next one, each once, even with two processes sending at once."""
+    inbox, port = smtp
+    mail = MailConfig(host="127.0.0.1", port=port)
+    first = app_for(db_url, mail=mail)
+    with browser(first) as anna, browser(first) as bob:
+        sign_up(anna, "anna", "anna@example.org")
+        sign_up(bob, "bob", "bob@example.org")
+        seats = {p: "bot" for p in POWERS[2:]} | {"AUSTRIA": "Anna", "ENGLAND": "open"}
+        made = anna.post(
+            "/api/games", json={"seats": seats, "title": "Kept", "deadlines": {"movement": 7200}}
+        )
+        gid, token = made.json()["game_id"], made.json()["seat_tokens"]["AUSTRIA"]
+        assert bob.post(f"/api/games/{gid}/join", json={"seat": "ENGLAND"}).status_code == 201
+    inbox.clear()
+
+    # A server whose mail thread never runs (stopped before it sent anything): notices are queued.
+    stopped = app_for(db_url, mail=mail)
+    service = stopped.state.service
+    assert service.try_process(gid, force=True)
+    service.clock = lambda: utcnow() + timedelta(hours=1, minutes=30)
+    assert service.warn_deadlines() == [gid]
+    service.clock = utcnow
+    client = TestClient(stopped)  # no lifespan: its mail thread is never started
+    r = client.post(f"/api/games/{gid}/messages", headers=auth(token), json={"body": "Hi all"})
+    assert r.status_code == 201
+    time.sleep(0.5)
+    assert inbox.mails == []
+    assert stopped.state.mailer.waiting() == 3  # a message, a deadline, a phase processed
+    service.engine.dispose()
+
+    # Two servers start on the database (two processes): each notice is sent, once.
+    expected = sorted(
+        [
+            (["bob@example.org"], "Kept: a message from AUSTRIA"),
+            (["anna@example.org"], "Kept: F1901M ends in 120 min"),
+            (["bob@example.org"], "Kept: F1901M ends in 120 min"),
+            (["anna@example.org"], "Kept: S1901M processed"),
+            (["bob@example.org"], "Kept: S1901M processed"),
+        ]
+    )
+    second, third = app_for(db_url, mail=mail), app_for(db_url, mail=mail)
+    with browser(second), browser(third):
+        inbox.wait_for(5, timeout=20)
+        time.sleep(0.5)  # a second copy would have come by now
+        got = sorted((rcpt, str(m["Subject"]).replace("119 min", "120 min")) for rcpt, m in inbox.mails)
+        assert got == expected
+        assert second.state.mailer.waiting() == 0
+        assert second.state.mailer.sent + third.state.mailer.sent == 5

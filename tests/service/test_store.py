@@ -23,7 +23,7 @@ from interboard.service.models import AccountRow, Base, GameRow, MessageRow, Ord
 from interboard.service.store import StoreError, alembic_config, create_store_engine, default_url, open_store
 
 T0 = datetime(2030, 5, 1, 12, 0, tzinfo=UTC)
-TABLES = {"games", "seats", "orders", "phases", "messages", "accounts", "sessions"}
+TABLES = {"games", "seats", "orders", "phases", "messages", "accounts", "sessions", "mail_outbox"}
 
 
 def head() -> str:

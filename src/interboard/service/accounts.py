@@ -22,13 +22,13 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Engine, delete, select, update
+from sqlalchemy import Connection, Engine, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..games import family as get_family
 from .games import Conflict, Forbidden, NotFound, Unauthorized, utcnow
-from .mail import Mailer, Notice
+from .mail import Job, Mailer, Notice
 from .models import AccountRow, GameRow, MessageRow, PhaseRow, SeatRow, SessionRow
 from .security import hash_token, new_token
 
@@ -278,7 +278,9 @@ class AccountService:
 
 
 class AccountNotices:
-    """The notices' jobs (``mail.py``): each reads who is to be told when the mail thread runs it.
+    """What the accounts are told by e-mail, queued in the database (``mail.py``): a job is queued in
+    the transaction of the change it tells of, and turned into messages when the mail thread comes
+    to it, reading who is to be told then.
 
     Told: the accounts with an e-mail and notices on that hold a seat concerned, each once however
     many seats it holds; never the sender of a message."""
@@ -289,22 +291,40 @@ class AccountNotices:
         self.config = mailer.config
         self.warn_before = mailer.config.warn_before_s or None
         """Seconds before a deadline its warning goes out (``None``: no warnings)."""
+        mailer.expand = self._expand
 
-    def processed(self, game_id: str, phase_index: int) -> None:
+    # ------------------------------------------------------------------ queueing, in a transaction
+    def processed(self, conn: Session | Connection, game_id: str, phase_index: int) -> None:
         """Phase ``phase_index`` of the game was processed: every seat's account is told."""
-        self.mailer.submit(self._processed(game_id, phase_index))
+        self.mailer.queue(conn, "processed", game_id, phase_index)
 
-    def press(self, game_id: str, message_id: int) -> None:
+    def press(self, conn: Session | Connection, game_id: str, message_id: int) -> None:
         """A message was sent: its recipients' accounts are told (with its text)."""
-        self.mailer.submit(self._press(game_id, message_id))
+        self.mailer.queue(conn, "press", game_id, message_id)
 
-    def deadline(self, game_id: str, phase_index: int) -> None:
+    def deadline(self, conn: Session | Connection, game_id: str, phase_index: int) -> None:
         """The phase's deadline nears: the accounts of its acting seats not yet ready are told."""
-        self.mailer.submit(self._deadline(game_id, phase_index))
+        self.mailer.queue(conn, "deadline", game_id, phase_index)
 
-    def _link(self, game_id: str) -> str:
+    def wake(self) -> None:
+        """After the commit of what was queued: the mail thread looks now."""
+        self.mailer.wake()
+
+    # ------------------------------------------------------------------ the jobs' messages
+    def _expand(self, s: Session, job: Job) -> list[Notice]:
+        if job.game_id is None or job.ref is None:
+            return []
+        if job.kind == "processed":
+            return self._processed(s, job.game_id, job.ref)
+        if job.kind == "press":
+            return self._press(s, job.game_id, job.ref)
+        if job.kind == "deadline":
+            return self._deadline(s, job.game_id, job.ref)
+        return []
+
+    def _link(self, path: str) -> str:
         base = self.config.public_url.rstrip("/")
-        return f"{base}/games/{game_id}" if base else f"/games/{game_id}"
+        return f"{base}{path}"
 
     def _told(
         self, s: Session, game_id: str, seats: Iterable[str] | None = None
@@ -327,67 +347,50 @@ class AccountNotices:
             told.setdefault(account_id, (str(email), set()))[1].add(seat)
         return list(told.values())
 
-    def _processed(self, game_id: str, phase_index: int) -> Callable[[], list[Notice]]:
-        def job() -> list[Notice]:
-            with Session(self.engine) as s:
-                game = s.get(GameRow, game_id)
-                played = s.scalar(
-                    select(PhaseRow.phase).where(
-                        PhaseRow.game_id == game_id, PhaseRow.phase_index == phase_index
-                    )
-                )
-                if game is None or played is None:
-                    return []
-                now = "The game is over." if game.status == "finished" else f"It is now {game.phase}."
-                subject = f"{game.title}: {played} processed"
-                return [
-                    Notice(
-                        email,
-                        subject,
-                        f"{played} of {game.title} has been processed. {now}\n\n{self._link(game_id)}\n",
-                    )
-                    for email, _ in self._told(s, game_id)
-                ]
+    def _processed(self, s: Session, game_id: str, phase_index: int) -> list[Notice]:
+        game = s.get(GameRow, game_id)
+        played = s.scalar(
+            select(PhaseRow.phase).where(PhaseRow.game_id == game_id, PhaseRow.phase_index == phase_index)
+        )
+        if game is None or played is None:
+            return []
+        now = "The game is over." if game.status == "finished" else f"It is now {game.phase}."
+        subject = f"{game.title}: {played} processed"
+        link = self._link(f"/games/{game_id}")
+        return [
+            Notice(email, subject, f"{played} of {game.title} has been processed. {now}\n\n{link}\n")
+            for email, _ in self._told(s, game_id)
+        ]
 
-        return job
+    def _press(self, s: Session, game_id: str, message_id: int) -> list[Notice]:
+        game = s.get(GameRow, game_id)
+        message = s.get(MessageRow, message_id)
+        if game is None or message is None:
+            return []
+        seats = None if message.recipients is None else [str(x) for x in message.recipients]
+        senders = {email for email, held in self._told(s, game_id, [message.sender]) if held}
+        to = "everyone" if seats is None else ", ".join(seats)
+        subject = f"{game.title}: a message from {message.sender}"
+        link = self._link(f"/games/{game_id}")
+        body = f"{message.sender} to {to} ({message.phase}):\n\n{message.body}\n\n{link}\n"
+        return [
+            Notice(email, subject, body)
+            for email, held in self._told(s, game_id, seats)
+            if email not in senders and held - {message.sender}
+        ]
 
-    def _press(self, game_id: str, message_id: int) -> Callable[[], list[Notice]]:
-        def job() -> list[Notice]:
-            with Session(self.engine) as s:
-                game = s.get(GameRow, game_id)
-                message = s.get(MessageRow, message_id)
-                if game is None or message is None:
-                    return []
-                seats = None if message.recipients is None else [str(x) for x in message.recipients]
-                senders = {email for email, held in self._told(s, game_id, [message.sender]) if held}
-                to = "everyone" if seats is None else ", ".join(seats)
-                subject = f"{game.title}: a message from {message.sender}"
-                link = self._link(game_id)
-                body = f"{message.sender} to {to} ({message.phase}):\n\n{message.body}\n\n{link}\n"
-                return [
-                    Notice(email, subject, body)
-                    for email, held in self._told(s, game_id, seats)
-                    if email not in senders and held - {message.sender}
-                ]
-
-        return job
-
-    def _deadline(self, game_id: str, phase_index: int) -> Callable[[], list[Notice]]:
-        def job() -> list[Notice]:
-            with Session(self.engine) as s:
-                game = s.get(GameRow, game_id)
-                if game is None or game.phase_index != phase_index or game.deadline is None:
-                    return []
-                acting = set(get_family(game.family).pending(game.state).seats)
-                ready = set(
-                    s.scalars(select(SeatRow.seat).where(SeatRow.game_id == game_id, SeatRow.ready.is_(True)))
-                )
-                left = max(0, round((game.deadline - utcnow()).total_seconds() / 60))
-                subject = f"{game.title}: {game.phase} ends in {left} min"
-                body = (
-                    f"The deadline of {game.phase} in {game.title} is {game.deadline:%Y-%m-%d %H:%M} UTC,"
-                    f" in {left} minutes.\n\n{self._link(game_id)}\n"
-                )
-                return [Notice(email, subject, body) for email, _ in self._told(s, game_id, acting - ready)]
-
-        return job
+    def _deadline(self, s: Session, game_id: str, phase_index: int) -> list[Notice]:
+        game = s.get(GameRow, game_id)
+        if game is None or game.phase_index != phase_index or game.deadline is None:
+            return []
+        acting = set(get_family(game.family).pending(game.state).seats)
+        ready = set(
+            s.scalars(select(SeatRow.seat).where(SeatRow.game_id == game_id, SeatRow.ready.is_(True)))
+        )
+        left = max(0, round((game.deadline - utcnow()).total_seconds() / 60))
+        subject = f"{game.title}: {game.phase} ends in {left} min"
+        body = (
+            f"The deadline of {game.phase} in {game.title} is {game.deadline:%Y-%m-%d %H:%M} UTC,"
+            f" in {left} minutes.\n\n{self._link(f'/games/{game_id}')}\n"
+        )
+        return [Notice(email, subject, body) for email, _ in self._told(s, game_id, acting - ready)]

@@ -1255,11 +1255,13 @@ class GameService:
             s.add(row)
             self._changed(s, game)
             s.flush()
+            if self.mail is not None:  # queued with the message: sent if (and only if) it commits
+                self.mail.press(s, game_id, row.id)
             return row.id
 
         sent = self._seat_write(game_id, write)
         if self.mail is not None:
-            self.mail.press(game_id, sent)
+            self.mail.wake()
         return sent
 
     # ------------------------------------------------------------------ views
@@ -1561,9 +1563,12 @@ class GameService:
                     .values(warned_phase=index)
                     .execution_options(synchronize_session=False)
                 )
+                if claimed.rowcount == 1:  # type: ignore[attr-defined]
+                    self.mail.deadline(s, game_id, index)
             if claimed.rowcount == 1:  # type: ignore[attr-defined]
-                self.mail.deadline(game_id, index)
                 warned.append(game_id)
+        if warned:
+            self.mail.wake()
         return warned
 
     def process_due(self, everything: bool = True, also: Iterable[str] = ()) -> list[str]:
@@ -1747,6 +1752,8 @@ class GameService:
                 UNREADY_PLAYERS.run(conn, {"in_game": outcome.game_id})
                 if outcome.bots_orders:
                     ADD_ORDERS.run_many(conn, outcome.bots_orders)
+                if self.mail is not None:  # queued with the phase: sent if (and only if) it commits
+                    self.mail.processed(conn, outcome.game_id, outcome.index)
                 self.notices.in_transaction(conn, [outcome.change])
         except _NothingWritten:
             return False
@@ -1759,7 +1766,7 @@ class GameService:
         game_id = outcome.game_id
         self._waiting.pop(game_id, None)  # it moved on: what a sweep knew of it is old
         if self.mail is not None:
-            self.mail.processed(game_id, outcome.index)
+            self.mail.wake()
         lag = outcome.lag
         log.info(
             "processed a phase of game %s (%s)",

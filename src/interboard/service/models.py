@@ -188,3 +188,24 @@ class SessionRow(Base):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class OutboxRow(Base):
+    """The e-mail waiting to be sent (``mail.py``): a job (``kind`` processed, press or deadline),
+    which the mail thread turns into messages when it comes to it, or a message ready to send
+    (``kind`` mail). Queued in the transaction of the change it tells of, so it is lost
+    neither with a process that stops before sending it nor by a change that is rolled back."""
+
+    __tablename__ = "mail_outbox"
+    __table_args__ = (Index("ix_mail_outbox_kind_id", "kind", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    ref: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The job's phase index or message id."""
+    to_address: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    """A message's address."""
+    subject: Mapped[str | None] = mapped_column(Text, nullable=True)
+    body: Mapped[str | None] = mapped_column(Text, nullable=True)
+    queued_at: Mapped[datetime] = mapped_column(UTCDateTime())
