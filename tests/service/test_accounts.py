@@ -6,12 +6,13 @@ The API tests run on each database of the ``db_url`` fixture (SQLite, and Postgr
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from email import message_from_bytes
 from email.message import Message
 from typing import Any
@@ -61,6 +62,23 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+class Clock:
+    """The accounts' clock, moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = utcnow()
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+def sign_in(client: TestClient, name: str, password: str) -> Any:
+    return client.post("/api/session", json={"name": name, "password": password})
+
+
 def test_sign_up_in_and_out(app: Any) -> None:
     with browser(app) as anna, browser(app) as other:
         r = anna.post(
@@ -75,6 +93,7 @@ def test_sign_up_in_and_out(app: Any) -> None:
         assert anna.get("/api/account").json() == {
             "name": "Anna",
             "email": "anna@example.org",
+            "email_verified": False,  # confirmed by the link mailed to it (this server sends none)
             "notices": True,
         }
         assert other.get("/api/account", headers=auth(token)).json()["name"] == "Anna"
@@ -211,12 +230,18 @@ def test_notices_can_be_turned_off_and_the_email_changed(app: Any) -> None:
         assert r.status_code == 200 and r.json() == {
             "name": "anna",
             "email": "anna@example.org",
+            "email_verified": False,
             "notices": False,
         }
         r = client.patch("/api/account", json={"email": "new@example.org"})
-        assert r.json() == {"name": "anna", "email": "new@example.org", "notices": False}
+        assert r.json() == {
+            "name": "anna",
+            "email": "new@example.org",
+            "email_verified": False,
+            "notices": False,
+        }
         r = client.patch("/api/account", json={"email": None, "notices": True})
-        assert r.json() == {"name": "anna", "email": None, "notices": True}
+        assert r.json() == {"name": "anna", "email": None, "email_verified": False, "notices": True}
         assert client.patch("/api/account", json={"notices": "yes"}).status_code == 422
         assert TestClient(app).patch("/api/account", json={"notices": False}).status_code == 401
 
@@ -278,6 +303,35 @@ class Inbox:
         return [str(m["Subject"]) for rcpt, m in self.mails if rcpt == [to]]
 
 
+CONFIRM = "Confirm your e-mail address for interboard"
+LINK = re.compile(r"(?:https?://[^/\s]+)?(/account/verify\?token=[A-Za-z0-9_-]+)")
+
+
+def body_of(message: Message) -> str:
+    payload = message.get_payload(decode=True)
+    assert isinstance(payload, bytes)
+    return payload.decode()
+
+
+def confirmation_link(inbox: Inbox, address: str, after: int = 0) -> str:
+    """The path of the link in the (``after``+1)-th confirmation message sent to ``address``."""
+
+    def confirmations(mails: list[tuple[list[str], Message]]) -> list[Message]:
+        return [m for rcpt, m in mails if rcpt == [address] and str(m["Subject"]) == CONFIRM]
+
+    found = confirmations(inbox.wait_until(lambda mails: len(confirmations(mails)) > after))
+    assert len(found) > after, f"no confirmation message for {address}"
+    match = LINK.search(body_of(found[after]))
+    assert match is not None, body_of(found[after])
+    return match.group(1)
+
+
+def confirm(client: Any, inbox: Inbox, address: str) -> None:
+    """Follow the link of the confirmation message sent to ``address``."""
+    r = client.get(confirmation_link(inbox, address))
+    assert r.status_code == 200 and f"{address} is confirmed" in r.text, r.text
+
+
 @pytest.fixture
 def smtp() -> Iterator[tuple[Inbox, int]]:
     from aiosmtpd.controller import Controller
@@ -301,7 +355,17 @@ def test_notices_by_email(db_url: str, smtp: tuple[Inbox, int]) -> None:
         sign_up(anna, "anna", "anna@example.org")
         sign_up(bob, "bob", "bob@example.org")
         sign_up(quiet, "quiet", "quiet@example.org")
+        for client, address in (
+            (anna, "anna@example.org"),
+            (bob, "bob@example.org"),
+            (quiet, "quiet@example.org"),
+        ):
+            confirm(client, inbox, address)
         quiet.patch("/api/account", json={"notices": False})
+        # An address not confirmed gets no notice, whatever it holds.
+        sign_up(gm, "unconfirmed", "unconfirmed@example.org")
+        confirmation_link(inbox, "unconfirmed@example.org")
+        inbox.clear()
         gid = gm.post("/api/games", json={"title": "Notice me", "deadlines": {"movement": 7200}}).json()[
             "game_id"
         ]
@@ -345,6 +409,7 @@ def test_notices_by_email(db_url: str, smtp: tuple[Inbox, int]) -> None:
         assert inbox.subjects("bob@example.org")[-1] == "Notice me: S1901M processed"
         time.sleep(0.3)
         assert inbox.subjects("quiet@example.org") == []
+        assert inbox.subjects("unconfirmed@example.org") == []
         assert len(inbox.mails) == 5
 
 
@@ -357,6 +422,8 @@ def test_the_scheduler_warns_before_a_deadline_and_a_dead_mail_server_breaks_not
     app = app_for(sqlite_url, mail=mail, sweep=60.0)
     with browser(app) as anna:
         sign_up(anna, "anna", "anna@example.org")
+        confirm(anna, inbox, "anna@example.org")
+        inbox.clear()
         made = anna.post(
             "/api/games",
             json={
@@ -398,6 +465,8 @@ def test_serve_sends_notices_once_from_two_processes(tmp_path: Any, smtp: tuple[
                 "/api/accounts", json={"name": "anna", "password": PASSWORD, "email": "a@example.org"}
             )
             assert r.status_code == 201, r.text
+            confirm(client, inbox, "a@example.org")
+            inbox.clear()
             seats = {p: "bot" for p in POWERS[1:]} | {"AUSTRIA": "Anna"}
             r = client.post(
                 "/api/games", json={"title": "Served", "seats": seats, "deadlines": {"movement": 1}}
@@ -416,6 +485,76 @@ def test_serve_sends_notices_once_from_two_processes(tmp_path: Any, smtp: tuple[
         group.stop_all()
 
 
+def test_an_address_is_confirmed_before_any_notice_is_sent_to_it(
+    db_url: str, smtp: tuple[Inbox, int]
+) -> None:
+    inbox, port = smtp
+    mail = MailConfig(host="127.0.0.1", port=port, public_url="https://play.example")
+    app = app_for(db_url, mail=mail)
+    clock = Clock()
+    app.state.accounts.clock = clock
+    with browser(app) as anna, browser(app) as gm, browser(app) as stranger:
+        sign_up(anna, "anna", "anna@example.org")
+        # One message, with a link; the address is not confirmed until it is followed.
+        rcpt, message = inbox.wait_for(1)[0]
+        assert rcpt == ["anna@example.org"] and message["Subject"] == CONFIRM
+        assert "https://play.example/account/verify?token=" in body_of(message)
+        assert anna.get("/api/account").json()["email_verified"] is False
+        seats = {p: "bot" for p in POWERS[1:]} | {"AUSTRIA": "Anna"}
+        gid = anna.post("/api/games", json={"seats": seats, "title": "Told"}).json()["game_id"]
+        service = app.state.service
+        assert service.try_process(gid, force=True)
+        time.sleep(0.5)
+        assert len(inbox.mails) == 1  # no notice to an address not confirmed
+
+        # Followed (by anyone: the token is the proof), the address is confirmed; once.
+        link = confirmation_link(inbox, "anna@example.org")
+        page = stranger.get(link)
+        assert page.status_code == 200 and "anna@example.org is confirmed" in page.text
+        assert "text/html" in page.headers["content-type"]
+        assert anna.get("/api/account").json()["email_verified"] is True
+        again = stranger.get(link)
+        assert again.status_code == 404 and "does not confirm any address" in again.text
+        assert stranger.get("/account/verify?token=not-a-token!").status_code == 404
+        assert stranger.get("/account/verify").status_code == 404
+        assert service.try_process(gid, force=True)
+        assert inbox.wait_for(2)[1][1]["Subject"] == "Told: F1901M processed"
+
+        # The same address given again changes nothing; a new one is unconfirmed, and told once.
+        r = anna.patch("/api/account", json={"email": "anna@example.org"})
+        assert r.json()["email_verified"] is True
+        r = anna.patch("/api/account", json={"email": "new@example.org"})
+        assert r.json()["email"] == "new@example.org" and r.json()["email_verified"] is False
+        first = confirmation_link(inbox, "new@example.org")
+        # Asking for another message: not within a minute of the last.
+        r = anna.post("/api/account/email/verification")
+        assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
+        clock.advance(120)  # the accounts' clock; the link's was the real one
+        r = anna.post("/api/account/email/verification")
+        assert r.status_code == 202 and r.json() == {"email": "new@example.org"}
+        second = confirmation_link(inbox, "new@example.org", after=1)
+        assert stranger.get(first).status_code == 404  # the earlier link stopped working
+        assert gm.get(second).status_code == 200
+        assert anna.post("/api/account/email/verification").status_code == 409  # confirmed already
+        assert TestClient(app).post("/api/account/email/verification").status_code == 401
+
+        # A link is good for a week.
+        anna.patch("/api/account", json={"email": "later@example.org"})
+        late = confirmation_link(inbox, "later@example.org")
+        clock.advance(8 * 86400)
+        assert stranger.get(late).status_code == 404
+        assert anna.patch("/api/account", json={"email": None}).json()["email_verified"] is False
+        assert anna.post("/api/account/email/verification").status_code == 409  # no address
+    assert inbox.subjects("new@example.org") == [CONFIRM, CONFIRM]
+
+
+def test_a_server_without_mail_keeps_the_address_unconfirmed(sqlite_url: str) -> None:
+    with browser(app_for(sqlite_url)) as client:
+        sign_up(client, "anna", "anna@example.org")
+        r = client.post("/api/account/email/verification")
+        assert r.status_code == 409 and r.json() == {"error": "this server sends no e-mail"}
+
+
 def test_queued_notices_are_sent_after_a_restart_each_once(db_url: str, smtp: tuple[Inbox, int]) -> None:
     """Issue 43, point 5: notices queued by a server that stopped before sending them are sent by
     the next one, each once, even with two processes sending at once."""
@@ -425,6 +564,8 @@ def test_queued_notices_are_sent_after_a_restart_each_once(db_url: str, smtp: tu
     with browser(first) as anna, browser(first) as bob:
         sign_up(anna, "anna", "anna@example.org")
         sign_up(bob, "bob", "bob@example.org")
+        confirm(anna, inbox, "anna@example.org")
+        confirm(bob, inbox, "bob@example.org")
         seats = {p: "bot" for p in POWERS[2:]} | {"AUSTRIA": "Anna", "ENGLAND": "open"}
         made = anna.post(
             "/api/games", json={"seats": seats, "title": "Kept", "deadlines": {"movement": 7200}}

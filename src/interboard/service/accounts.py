@@ -9,10 +9,14 @@ like a seat's, kept only as its SHA-256 (``security.py``), and ends after :data:
 A seat joined (or a game created) while signed in is bound to the account: the account lists it and
 may get a fresh token for it (the seat's earlier token stops working), so a player who cleared the
 browser, or moved to another, gets back in.
+
+An e-mail address is kept unconfirmed until the link mailed to it is followed; notices go only to a
+confirmed address (:class:`AccountNotices`).
 """
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -28,8 +32,17 @@ from sqlalchemy.orm import Session
 
 from ..games import family as get_family
 from .games import Conflict, Forbidden, NotFound, Unauthorized, utcnow
+from .limits import TooManyRequests
 from .mail import Job, Mailer, Notice
-from .models import AccountRow, GameRow, MessageRow, PhaseRow, SeatRow, SessionRow
+from .models import (
+    AccountRow,
+    GameRow,
+    MessageRow,
+    OutboxRow,
+    PhaseRow,
+    SeatRow,
+    SessionRow,
+)
 from .security import hash_token, new_token
 
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$"
@@ -45,6 +58,11 @@ SESSION_DAYS = 30
 HASHING_AT_ONCE = 2
 MY_GAMES_MAX = 200
 
+VERIFY_DAYS = 7
+"""How long a confirmation link works."""
+VERIFY_AGAIN_S = 60
+"""How soon another confirmation message may be asked for (429 before)."""
+
 
 @dataclass(frozen=True)
 class Account:
@@ -52,16 +70,23 @@ class Account:
     name: str
     email: str | None
     notices: bool
+    email_verified: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "email": self.email, "notices": self.notices}
+        return {
+            "name": self.name,
+            "email": self.email,
+            "email_verified": self.email_verified,
+            "notices": self.notices,
+        }
 
 
 def _account(row: AccountRow) -> Account:
-    return Account(row.id, row.name, row.email, row.notices)
+    return Account(row.id, row.name, row.email, row.notices, bool(row.email_verified and row.email))
 
 
 UNCHANGED: Any = object()
+ENDED = "that session has ended (or never was): sign in again"
 
 
 class AccountService:
@@ -70,10 +95,13 @@ class AccountService:
         engine: Engine,
         hasher: PasswordHasher | None = None,
         clock: Callable[[], datetime] = utcnow,
+        mail: AccountNotices | None = None,
     ) -> None:
         self.engine = engine
         self.hasher = hasher or PasswordHasher()
         self.clock = clock
+        self.mail = mail
+        """Where confirmation messages are queued (``None``: the server sends no e-mail)."""
         self._hashing = threading.BoundedSemaphore(HASHING_AT_ONCE)
         self._decoy: str | None = None
         """Verified against when the name is unknown, so that a sign in takes as long either way;
@@ -110,7 +138,8 @@ class AccountService:
 
     # ------------------------------------------------------------------ signing up, in and out
     def sign_up(self, name: str, password: str, email: str | None) -> tuple[Account, str]:
-        """A new account, signed in: the account and its session's token. 409 if the name is taken."""
+        """A new account, signed in: the account and its session's token. 409 if the name is taken.
+        An e-mail is kept unconfirmed, and a confirmation message is queued for it."""
         key = name.lower()
         with self._tx() as s:  # a quick look first, so a taken name costs no hashing
             if s.scalar(select(AccountRow.id).where(AccountRow.name_key == key)) is not None:
@@ -122,16 +151,22 @@ class AccountService:
                     name=name,
                     name_key=key,
                     email=email or None,
+                    email_verified=False,
                     password_hash=hashed,
                     notices=True,
                     created_at=self.clock(),
                 )
                 s.add(row)
                 s.flush()
+                if row.email and self.mail is not None:
+                    self.mail.verify(s, row.id, row.email)
                 token = self._new_session(s, row.id)
-                return _account(row), token
+                account = _account(row)
         except IntegrityError:  # taken meanwhile by another request
             raise Conflict(f"the name {name!r} is taken") from None
+        if self.mail is not None and account.email:
+            self.mail.wake()
+        return account, token
 
     def sign_in(self, name: str, password: str) -> tuple[Account, str]:
         """A new session for the account; 401 for an unknown name or a wrong password alike."""
@@ -179,33 +214,50 @@ class AccountService:
             raise Unauthorized("sign in first (a session's cookie, or Authorization: Bearer <session token>)")
         found = self.find(token)
         if found is None:
-            raise Unauthorized("that session has ended (or never was): sign in again")
+            raise Unauthorized(ENDED)
         return found
 
     def update(self, account: Account, email: str | None = UNCHANGED, notices: bool | None = None) -> Account:
-        """Change the account's e-mail (``None`` or empty: none) and whether it gets notices."""
+        """Change the account's e-mail (``None`` or empty: none) and whether it gets notices. A new
+        address is kept unconfirmed, and a confirmation message is queued for it; the address it
+        has already, given again, is left as it is (confirmed or not)."""
         values: dict[str, Any] = {}
-        if email is not UNCHANGED:
-            values["email"] = email or None
         if notices is not None:
             values["notices"] = notices
+        queued = False
         with self._tx() as s:
-            if values:
-                s.execute(update(AccountRow).where(AccountRow.id == account.id).values(**values))
             row = s.get(AccountRow, account.id)
             if row is None:  # deleted meanwhile
-                raise Unauthorized("that session has ended (or never was): sign in again")
-            return _account(row)
+                raise Unauthorized(ENDED)
+            new = email or None
+            if email is not UNCHANGED and new != row.email:
+                values.update(
+                    email=new, email_verified=False, email_token_hash=None, email_token_expires=None
+                )
+                if new is not None and self.mail is not None:
+                    self.mail.verify(s, account.id, new)
+                    queued = True
+            if values:
+                s.execute(update(AccountRow).where(AccountRow.id == account.id).values(**values))
+                s.refresh(row)
+            changed = _account(row)
+        if queued and self.mail is not None:
+            self.mail.wake()
+        return changed
+
+    def _check_password(self, account: Account, password: str) -> None:
+        """The account's password given again; 401 if wrong."""
+        with self._tx() as s:
+            stored = s.scalar(select(AccountRow.password_hash).where(AccountRow.id == account.id))
+        if stored is None or not self._verify(stored, password):
+            raise Unauthorized("the current password is wrong")
 
     def change_password(self, token: str | None, current: str, new: str) -> int:
         """Set a new password, the current one given again (401 if wrong); every other session of
         the account ends (a password changed because it leaked should lock the thief out). Returns
         how many sessions ended."""
         account = self.account(token)
-        with self._tx() as s:
-            stored = s.scalar(select(AccountRow.password_hash).where(AccountRow.id == account.id))
-        if stored is None or not self._verify(stored, current):
-            raise Unauthorized("the current password is wrong")
+        self._check_password(account, current)
         hashed = self._hash(new)
         with self._tx() as s:
             s.execute(update(AccountRow).where(AccountRow.id == account.id).values(password_hash=hashed))
@@ -215,6 +267,55 @@ class AccountService:
                 )
             )
             return int(ended.rowcount)  # type: ignore[attr-defined]
+
+    # ------------------------------------------------------------------ confirming the e-mail
+    def verify_email(self, token: str) -> str | None:
+        """Confirm the address whose link carries ``token``: the address, or ``None`` if no live
+        link has that token (followed already, past :data:`VERIFY_DAYS`, or the address changed)."""
+        with self._tx() as s:
+            row = s.scalars(
+                select(AccountRow).where(
+                    AccountRow.email_token_hash == hash_token(token),
+                    AccountRow.email_token_expires > self.clock(),
+                    AccountRow.email.is_not(None),
+                )
+            ).first()
+            if row is None:
+                return None
+            row.email_verified = True
+            row.email_token_hash = None
+            row.email_token_expires = None
+            return row.email
+
+    def verify_again(self, account: Account) -> str:
+        """Queue another confirmation message for the account's address (the earlier link stops
+        working once it is sent); 409 without an address or with a confirmed one, 429 within
+        :data:`VERIFY_AGAIN_S` of the last, 409 if the server sends no e-mail."""
+        if self.mail is None:
+            raise Conflict("this server sends no e-mail")
+        with self._tx() as s:
+            row = s.get(AccountRow, account.id, with_for_update=True)
+            if row is None:
+                raise Unauthorized(ENDED)
+            if row.email is None:
+                raise Conflict("the account has no e-mail address to confirm")
+            if row.email_verified:
+                raise Conflict("the address is confirmed already")
+            now = self.clock()
+            pending = s.scalar(
+                select(OutboxRow.id).where(OutboxRow.kind == "verify", OutboxRow.ref == account.id).limit(1)
+            )
+            if pending is not None:
+                raise TooManyRequests("confirmation messages", VERIFY_AGAIN_S)
+            if row.email_token_expires is not None:
+                sent = row.email_token_expires - timedelta(days=VERIFY_DAYS)
+                wait = VERIFY_AGAIN_S - (now - sent).total_seconds()
+                if wait > 0:
+                    raise TooManyRequests("confirmation messages", max(1, math.ceil(wait)))
+            self.mail.verify(s, account.id, row.email)
+            address = row.email
+        self.mail.wake()
+        return address
 
     # ------------------------------------------------------------------ the account's seats
     def my_games(self, account: Account) -> list[dict[str, Any]]:
@@ -282,8 +383,9 @@ class AccountNotices:
     the transaction of the change it tells of, and turned into messages when the mail thread comes
     to it, reading who is to be told then.
 
-    Told: the accounts with an e-mail and notices on that hold a seat concerned, each once however
-    many seats it holds; never the sender of a message."""
+    Told: the accounts with a confirmed e-mail and notices on that hold a seat concerned, each once
+    however many seats it holds; never the sender of a message. A confirmation message goes to an
+    address given to an account, whether confirmed or not (it is how it gets confirmed)."""
 
     def __init__(self, engine: Engine, mailer: Mailer) -> None:
         self.engine = engine
@@ -306,12 +408,18 @@ class AccountNotices:
         """The phase's deadline nears: the accounts of its acting seats not yet ready are told."""
         self.mailer.queue(conn, "deadline", game_id, phase_index)
 
+    def verify(self, conn: Session | Connection, account_id: int, address: str) -> None:
+        """A confirmation message for ``address``, sent only if it is still the account's then."""
+        self.mailer.queue(conn, "verify", None, account_id, address)
+
     def wake(self) -> None:
         """After the commit of what was queued: the mail thread looks now."""
         self.mailer.wake()
 
     # ------------------------------------------------------------------ the jobs' messages
     def _expand(self, s: Session, job: Job) -> list[Notice]:
+        if job.kind == "verify":
+            return self._verify(s, job)
         if job.game_id is None or job.ref is None:
             return []
         if job.kind == "processed":
@@ -338,6 +446,7 @@ class AccountNotices:
                 SeatRow.kind == "player",
                 AccountRow.notices.is_(True),
                 AccountRow.email.is_not(None),
+                AccountRow.email_verified.is_(True),
             )
         )
         if seats is not None:
@@ -346,6 +455,22 @@ class AccountNotices:
         for account_id, email, seat in s.execute(stmt):
             told.setdefault(account_id, (str(email), set()))[1].add(seat)
         return list(told.values())
+
+    def _verify(self, s: Session, job: Job) -> list[Notice]:
+        row = s.get(AccountRow, job.ref) if job.ref is not None else None
+        if row is None or row.email is None or row.email != job.to_address or row.email_verified:
+            return []  # the address changed (or was confirmed) since: nothing to confirm
+        token = new_token()
+        row.email_token_hash = hash_token(token)
+        row.email_token_expires = utcnow() + timedelta(days=VERIFY_DAYS)
+        link = self._link(f"/account/verify?token={token}")
+        body = (
+            f"This address was given for the interboard account {row.name}. To get the account's"
+            f" notices here, confirm it by opening this link within {VERIFY_DAYS} days:\n\n{link}\n\n"
+            "If it was not you, ignore this message: nothing more is sent to this address unless"
+            " the link is opened.\n"
+        )
+        return [Notice(row.email, "Confirm your e-mail address for interboard", body)]
 
     def _processed(self, s: Session, game_id: str, phase_index: int) -> list[Notice]:
         game = s.get(GameRow, game_id)

@@ -2,11 +2,11 @@
 database (``mail_outbox``), so that nothing queued is lost when a server stops before sending it.
 
 Nothing here runs in a request or in the scheduler: they only queue a job (a row saying what
-happened: a phase processed, a message, a deadline near), in the transaction of the change it
-tells of, and wake the mail thread once it is committed. The mail thread turns each job into its
-messages (reading who is to be told then) and sends them; it also looks at the queue every
-:data:`POLL_S` seconds and when it starts, so that what another process queued, or a process that
-stopped left, is sent too.
+happened: a phase processed, a message, a deadline near, an address to confirm), in the transaction
+of the change it tells of, and wake the mail thread once it is committed. The mail thread turns
+each job into its messages (reading who is to be told then) and sends them; it also looks at the
+queue every :data:`POLL_S` seconds and when it starts, so that what another process queued, or a
+process that stopped left, is sent too.
 
 Each message is sent **at most once**: a job is claimed by deleting its row in the transaction that
 queues its messages, and a message by deleting its row in a transaction committed before the SMTP

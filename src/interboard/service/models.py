@@ -176,6 +176,11 @@ class AccountRow(Base):
     notices: Mapped[bool] = mapped_column(Boolean, default=True)
     """Whether the account's e-mail gets notices (a phase processed, a deadline near, press)."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    email_verified: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Whether the address was confirmed (its link followed): only a confirmed one gets notices."""
+    email_token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    """The SHA-256 of the token of the confirmation link last sent to the address (null: none)."""
+    email_token_expires: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 
 
 class SessionRow(Base):
@@ -191,9 +196,9 @@ class SessionRow(Base):
 
 
 class OutboxRow(Base):
-    """The e-mail waiting to be sent (``mail.py``): a job (``kind`` processed, press or deadline),
-    which the mail thread turns into messages when it comes to it, or a message ready to send
-    (``kind`` mail). Queued in the transaction of the change it tells of, so it is lost
+    """The e-mail waiting to be sent (``mail.py``): a job (``kind`` processed, press, deadline or
+    verify), which the mail thread turns into messages when it comes to it, or a message ready to
+    send (``kind`` mail). Queued in the transaction of the change it tells of, so it is lost
     neither with a process that stops before sending it nor by a change that is rolled back."""
 
     __tablename__ = "mail_outbox"
@@ -203,9 +208,9 @@ class OutboxRow(Base):
     kind: Mapped[str] = mapped_column(String(16))
     game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     ref: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    """The job's phase index or message id."""
+    """The job's phase index, message id or account id."""
     to_address: Mapped[str | None] = mapped_column(String(254), nullable=True)
-    """A message's address."""
+    """A message's address; a verify job's address (sent only if it is still the account's)."""
     subject: Mapped[str | None] = mapped_column(Text, nullable=True)
     body: Mapped[str | None] = mapped_column(Text, nullable=True)
     queued_at: Mapped[datetime] = mapped_column(UTCDateTime())
