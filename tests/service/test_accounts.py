@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import socket
+import statistics
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -259,6 +260,119 @@ def test_sign_ins_and_sign_ups_are_rate_limited(sqlite_url: str) -> None:
             )
         r = client.post("/api/session", json={"name": "anna", "password": PASSWORD})
         assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
+
+
+# ---------------------------------------------------------------------- guessing
+
+
+def test_guesses_from_many_addresses_lock_the_name(sqlite_url: str) -> None:
+    """Issue 43's case: the limit per address (10 a minute) let 4 addresses make 40 guesses in
+    seconds, and the right password was then accepted at once. Failures are counted per name too:
+    past 5 in a row the name is locked, for every address and whatever the password."""
+    app = app_for(sqlite_url, limits=RateLimits.off().but(sign_ins_per_minute=10))
+    with browser(app) as owner:
+        sign_up(owner, "anna")
+        refused = 0
+        for k in range(4):
+            with TestClient(app, client=(f"203.0.113.{k + 1}", 40000)) as guesser:
+                for n in range(10):
+                    r = sign_in(guesser, "anna", f"guess number {k}-{n}")
+                    assert r.status_code in (401, 429), r.text
+                    refused += r.status_code == 429
+        assert refused >= 40 - 5  # the name locked at the fifth failure, and stayed locked
+        with TestClient(app, client=("198.51.100.7", 40000)) as fifth:
+            r = sign_in(fifth, "anna", PASSWORD)
+            assert r.status_code == 429, r.text
+            assert r.json()["details"] == [
+                {"limit": "failed sign-ins of this name", "retry_after": int(r.headers["retry-after"])}
+            ]
+        # A lock ends no session: the owner, signed in, goes on.
+        assert owner.get("/api/account").status_code == 200
+
+
+def test_failed_sign_ins_lock_the_name_for_a_short_growing_while(db_url: str) -> None:
+    app = app_for(db_url)
+    clock = Clock()
+    app.state.accounts.clock = clock
+    with browser(app) as client:
+        sign_up(client, "anna")
+        for _ in range(4):
+            assert sign_in(client, "anna", "wrong guess").status_code == 401
+        assert sign_in(client, "anna", "wrong guess").status_code == 401  # the fifth locks for 1 s
+        locked = sign_in(client, "anna", PASSWORD)
+        assert locked.status_code == 429 and locked.headers["retry-after"] == "1"
+        assert locked.json() == {
+            "error": "too many failed sign-ins of this name: try again in 1 s",
+            "details": [{"limit": "failed sign-ins of this name", "retry_after": 1}],
+        }
+
+        # An unknown name is counted, locked and answered the same: neither tells whether it exists.
+        for _ in range(5):
+            wrong = sign_in(client, "nobody", "wrong guess")
+            assert wrong.status_code == 401 and wrong.json() == {"error": "wrong name or password"}
+        unknown = sign_in(client, "nobody", PASSWORD)
+        assert (unknown.status_code, unknown.headers["retry-after"]) == (429, "1")
+        assert unknown.json() == locked.json()
+
+        # Kept in the database: another process on it (or this one started again) sees the lock.
+        other = app_for(db_url)
+        other.state.accounts.clock = clock
+        with browser(other) as elsewhere:
+            assert sign_in(elsewhere, "ANNA", PASSWORD).status_code == 429
+
+        # Each further failure doubles the lock: 2 s, 4 s, ... up to five minutes.
+        clock.advance(1)
+        assert sign_in(client, "anna", "wrong guess").status_code == 401
+        clock.advance(1)
+        assert sign_in(client, "anna", PASSWORD).headers["retry-after"] == "1"
+        clock.advance(1)
+        # The right password, once the lock is over, signs in, and the count starts again.
+        assert sign_in(client, "anna", PASSWORD).status_code == 200
+        for _ in range(4):
+            assert sign_in(client, "anna", "wrong guess").status_code == 401
+        assert sign_in(client, "anna", PASSWORD).status_code == 200
+
+        waits = []
+        for _ in range(16):
+            r = sign_in(client, "somebody", "wrong guess")
+            if r.status_code == 429:
+                waits.append(int(r.headers["retry-after"]))
+                clock.advance(waits[-1])
+                r = sign_in(client, "somebody", "wrong guess")
+            assert r.status_code == 401
+        assert waits == [1, 2, 4, 8, 16, 32, 64, 128, 256, 300, 300]
+
+        # A name that fails no more for an hour is forgotten.
+        assert sign_in(client, "somebody", "wrong guess").status_code == 429
+        clock.advance(3601)
+        for _ in range(4):
+            assert sign_in(client, "somebody", "wrong guess").status_code == 401
+
+        # A password given again (to change it, or to delete the account) is counted the same.
+        for _ in range(5):
+            r = client.put(
+                "/api/account/password", json={"current": "wrong guess", "password": "new secret 42"}
+            )
+            assert r.status_code == 401
+        assert sign_in(client, "anna", PASSWORD).status_code == 429
+
+
+def test_an_unknown_name_takes_as_long_as_a_wrong_password(sqlite_url: str) -> None:
+    """The decoy: an unknown name's password is checked against a hash as costly as a real one's."""
+    costly = PasswordHasher(time_cost=2, memory_cost=16384, parallelism=1)
+    app = create_app(sqlite_url, hasher=costly, limits=RateLimits.off(), sweep=None)
+    with browser(app) as client:
+        for name in ("anna", "bob"):
+            sign_up(client, name)
+        sign_in(client, "warm-up", "wrong guess")  # the decoy is made at the first unknown name
+        wrong, unknown = [], []
+        for k in range(4):
+            for name, times in ((("anna", "bob")[k % 2], wrong), (f"ghost{k}", unknown)):
+                started = time.perf_counter()
+                assert sign_in(client, name, "wrong guess").status_code == 401
+                times.append(time.perf_counter() - started)
+        ratio = statistics.median(unknown) / statistics.median(wrong)
+        assert 1 / 3 < ratio < 3, (wrong, unknown)  # without the decoy: a twentieth
 
 
 # ---------------------------------------------------------------------- e-mail notices

@@ -40,6 +40,7 @@ TABLES = {
     "messages",
     "accounts",
     "sessions",
+    "sign_in_failures",
     "mail_outbox",
 }
 

@@ -171,7 +171,8 @@ def install(app: FastAPI, accounts: AccountService, limiter: Limiter) -> None:
     )
     async def sign_in(body: SignInBody, request: Request, response: Response) -> SessionBody:
         """A new session (its token in the body and the cookie). 401 for a wrong name or password,
-        the same for both; 429 past the attempts an address may make in a minute."""
+        the same for both; 429 past the attempts an address may make in a minute, and while the
+        name is locked after failed attempts (whatever the password; an unknown name alike)."""
         checks = limiter.account_checks(client_address(request.scope), "sign-ins per address")
         limiter.refuse(checks)
         limiter.charge(checks)  # every attempt counts, the failed ones above all
@@ -204,7 +205,7 @@ def install(app: FastAPI, accounts: AccountService, limiter: Limiter) -> None:
         body: PasswordChangeBody, request: Request, token: SessionToken
     ) -> PasswordChangedBody:
         """A new password, the current one given again (401 if it is wrong, counted like a sign-in
-        attempt); the account's other sessions end, this one goes on."""
+        attempt, per address and per name); the account's other sessions end, this one goes on."""
         checks = limiter.account_checks(client_address(request.scope), "sign-ins per address")
         limiter.refuse(checks)
         limiter.charge(checks)

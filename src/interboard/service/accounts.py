@@ -6,6 +6,13 @@ in). Hashing costs tens of megabytes and a good part of a second of a core, so o
 :data:`HASHING_AT_ONCE` run at once, whatever the number of requests. A session is a random token
 like a seat's, kept only as its SHA-256 (``security.py``), and ends after :data:`SESSION_DAYS`.
 
+Guessing is slowed per name, besides the rate limits per address (``limits.py``): every password
+check against a name is counted in the database before it is made (``sign_in_failures``), and past
+:data:`FREE_FAILURES` in a row the name is locked for a while that doubles with each further failure,
+up to :data:`LOCK_MAX_S` (429 with Retry-After, whatever the password). An unknown name is counted
+and locked the same way and answered the same (its password checked against a decoy hash), so
+neither the answer, nor its time, nor a lock tells whether the account exists.
+
 A seat joined (or a game created) while signed in is bound to the account: the account lists it and
 may get a fresh token for it (the seat's earlier token stops working), so a player who cleared the
 browser, or moved to another, gets back in.
@@ -16,6 +23,7 @@ confirmed address (:class:`AccountNotices`).
 
 from __future__ import annotations
 
+import logging
 import math
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -27,7 +35,8 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Connection, Engine, delete, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 from ..games import family as get_family
@@ -42,12 +51,16 @@ from .models import (
     PhaseRow,
     SeatRow,
     SessionRow,
+    SignInFailureRow,
 )
 from .security import hash_token, new_token
+
+log = logging.getLogger(__name__)
 
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$"
 """An account's name: 2 to 32 letters, digits, '_', '.', '-' (not first). Case is kept but not
 told apart: 'Anna' and 'anna' are one name."""
+NAME_MAX = 32
 PASSWORD_MIN = 8
 PASSWORD_MAX = 256
 """Bounded, so that a megabyte's password is not hashed."""
@@ -58,6 +71,17 @@ SESSION_DAYS = 30
 HASHING_AT_ONCE = 2
 MY_GAMES_MAX = 200
 
+FREE_FAILURES = 5
+"""Password checks of a name that may fail in a row before the name locks."""
+LOCK_FIRST_S = 1.0
+"""The first lock's length (at the :data:`FREE_FAILURES`-th failure); each further failure doubles it."""
+LOCK_MAX_S = 300.0
+"""The longest lock: past this a guesser gets one try every five minutes, and a player locked out by
+someone else's guesses waits at most this long after they stop. A lock ends no session."""
+FAILURES_FORGOTTEN_S = 3600.0
+"""A name with no failure for this long starts again from none."""
+CHECKED = "failed sign-ins of this name"
+"""What a lock is called in its 429 (``details[0].limit``)."""
 VERIFY_DAYS = 7
 """How long a confirmation link works."""
 VERIFY_AGAIN_S = 60
@@ -87,6 +111,13 @@ def _account(row: AccountRow) -> Account:
 
 UNCHANGED: Any = object()
 ENDED = "that session has ended (or never was): sign in again"
+
+
+def lock_seconds(failures: int) -> float:
+    """How long a name locks at its ``failures``-th failure in a row (0: not at all)."""
+    if failures < FREE_FAILURES:
+        return 0.0
+    return min(LOCK_MAX_S, LOCK_FIRST_S * 2.0 ** min(failures - FREE_FAILURES, 32))
 
 
 class AccountService:
@@ -136,6 +167,67 @@ class AccountService:
         )
         return token
 
+    # ------------------------------------------------------------------ guessing, slowed per name
+    def _count_check(self, name: str) -> str:
+        """Count a password check of ``name`` before it is made (so that checks made at once are
+        counted at once), locking the name past :data:`FREE_FAILURES`; 429 while it is locked.
+        Returns the name's key, for :meth:`_checked_right`."""
+        key = name.lower()[:NAME_MAX]
+        now = self.clock()
+        forgotten = now - timedelta(seconds=FAILURES_FORGOTTEN_S)
+        insert = (postgresql if self.engine.dialect.name == "postgresql" else sqlite).insert
+        row: SignInFailureRow | None = None
+        with self._tx() as s:
+            # A write first: on SQLite it takes the database's write lock, so that two checks (of
+            # any process) count one after the other; on PostgreSQL the row is locked below. The
+            # row may be deleted between the two on PostgreSQL (a right password): then again.
+            for _ in range(3):
+                s.execute(
+                    insert(SignInFailureRow)
+                    .values(name_key=key, failures=0, failed_at=now, locked_until=None)
+                    .on_conflict_do_nothing(index_elements=["name_key"])
+                )
+                row = s.scalars(
+                    select(SignInFailureRow).where(SignInFailureRow.name_key == key).with_for_update()
+                ).first()
+                if row is not None:
+                    break
+            if row is None:  # other checks of the name, at this very moment: one at a time
+                raise TooManyRequests(CHECKED, 1)
+            if row.locked_until is not None and row.locked_until > now:
+                wait = math.ceil((row.locked_until - now).total_seconds())
+                raise TooManyRequests(CHECKED, max(1, wait))
+            if row.failed_at < forgotten:
+                row.failures = 0
+            row.failures += 1
+            row.failed_at = now
+            lock = lock_seconds(row.failures)
+            row.locked_until = now + timedelta(seconds=lock) if lock else None
+        self._forget_old_failures(forgotten)
+        return key
+
+    def _forget_old_failures(self, before: datetime) -> None:
+        """Delete the counts of names that failed no more since ``before`` (their locks are long
+        over). Best effort: another process deleting the same rows at once may make PostgreSQL
+        end one of the two (a deadlock), which is no reason to refuse a sign-in."""
+        try:
+            with self._tx() as s:
+                s.execute(
+                    delete(SignInFailureRow)
+                    .where(SignInFailureRow.failed_at < before)
+                    .execution_options(synchronize_session=False)
+                )
+        except DBAPIError as exc:
+            log.info("sign-in failures: old counts were not deleted this time (%s)", type(exc).__name__)
+
+    def _checked_right(self, s: Session, key: str) -> None:
+        """The password was right: the name's failures are forgotten (in the caller's transaction)."""
+        s.execute(
+            delete(SignInFailureRow)
+            .where(SignInFailureRow.name_key == key)
+            .execution_options(synchronize_session=False)
+        )
+
     # ------------------------------------------------------------------ signing up, in and out
     def sign_up(self, name: str, password: str, email: str | None) -> tuple[Account, str]:
         """A new account, signed in: the account and its session's token. 409 if the name is taken.
@@ -169,7 +261,9 @@ class AccountService:
         return account, token
 
     def sign_in(self, name: str, password: str) -> tuple[Account, str]:
-        """A new session for the account; 401 for an unknown name or a wrong password alike."""
+        """A new session for the account; 401 for an unknown name or a wrong password alike, and
+        429 alike while the name is locked (:meth:`_count_check`)."""
+        key = self._count_check(name)
         with self._tx() as s:
             row = s.scalars(select(AccountRow).where(AccountRow.name_key == name.lower())).first()
         if row is None:
@@ -181,6 +275,7 @@ class AccountService:
             raise Unauthorized("wrong name or password")
         rehashed = self._hash(password) if self.hasher.check_needs_rehash(row.password_hash) else None
         with self._tx() as s:
+            self._checked_right(s, key)
             if rehashed is not None:
                 s.execute(update(AccountRow).where(AccountRow.id == row.id).values(password_hash=rehashed))
             s.execute(
@@ -246,11 +341,14 @@ class AccountService:
         return changed
 
     def _check_password(self, account: Account, password: str) -> None:
-        """The account's password given again; 401 if wrong."""
+        """The account's password given again (counted as a check of its name); 401 if wrong."""
+        key = self._count_check(account.name)
         with self._tx() as s:
             stored = s.scalar(select(AccountRow.password_hash).where(AccountRow.id == account.id))
         if stored is None or not self._verify(stored, password):
             raise Unauthorized("the current password is wrong")
+        with self._tx() as s:
+            self._checked_right(s, key)
 
     def change_password(self, token: str | None, current: str, new: str) -> int:
         """Set a new password, the current one given again (401 if wrong); every other session of

@@ -195,6 +195,23 @@ class SessionRow(Base):
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
+class SignInFailureRow(Base):
+    """Failed password checks against one name (an account's or not: an unknown name is counted
+    the same, so a lock tells nothing of whether the account exists). Kept in the database, so
+    that every server process, and one started again, sees the same count."""
+
+    __tablename__ = "sign_in_failures"
+
+    name_key: Mapped[str] = mapped_column(String(32), primary_key=True)
+    """The name as tried, in lower case."""
+    failures: Mapped[int] = mapped_column(Integer)
+    """Checks counted since the last success (each is counted before it is made)."""
+    failed_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    """When the last check was counted; a row untouched for long is forgotten."""
+    locked_until: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    """No check of the name is made before then (429 with Retry-After)."""
+
+
 class OutboxRow(Base):
     """The e-mail waiting to be sent (``mail.py``): a job (``kind`` processed, press, deadline or
     verify), which the mail thread turns into messages when it comes to it, or a message ready to
