@@ -6,26 +6,32 @@ The API tests run on each database of the ``db_url`` fixture (SQLite, and Postgr
 
 from __future__ import annotations
 
+import fnmatch
 import re
 import socket
 import statistics
 import threading
 import time
+import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email import message_from_bytes
 from email.message import Message
+from pathlib import Path
 from typing import Any
 
 import pytest
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
 
+from interboard.service.accounts import common_passwords
 from interboard.service.api import RateLimits, create_app
 from interboard.service.games import utcnow
 from interboard.service.http import SESSION_COOKIE
 from interboard.service.mail import MailConfig
+from interboard.service.models import AccountRow
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 CHEAP = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
@@ -373,6 +379,49 @@ def test_an_unknown_name_takes_as_long_as_a_wrong_password(sqlite_url: str) -> N
                 times.append(time.perf_counter() - started)
         ratio = statistics.median(unknown) / statistics.median(wrong)
         assert 1 / 3 < ratio < 3, (wrong, unknown)  # without the decoy: a twentieth
+
+
+def test_a_new_password_is_not_one_of_the_commonest_but_old_ones_still_sign_in(db_url: str) -> None:
+    app = app_for(db_url)
+    with browser(app) as client:
+        for common in ("password123", "Qwertyuiop", " iloveyou1 ", "11111111", "Liverpool123"):
+            r = client.post("/api/accounts", json={"name": "anna", "password": common})
+            assert r.status_code == 422, (common, r.text)
+            assert r.json() == {
+                "error": "that password is one of the commonest, among the first anyone guessing tries:"
+                " choose another",
+                "details": [{"where": "body.password", "error": "one of the commonest passwords"}],
+            }
+        sign_up(client, "anna")
+        r = client.put("/api/account/password", json={"current": PASSWORD, "password": "Password1"})
+        assert r.status_code == 422 and r.json()["details"][0]["where"] == "body.password"
+        assert sign_in(client, "anna", PASSWORD).status_code == 200  # unchanged
+
+        # Accounts made before these rules (a short password, a common one) still sign in.
+        with Session(app.state.accounts.engine) as s:
+            for name, old in (("old", "abc"), ("older", "password")):
+                s.add(
+                    AccountRow(
+                        name=name,
+                        name_key=name,
+                        password_hash=CHEAP.hash(old),
+                        notices=True,
+                        created_at=utcnow(),
+                    )
+                )
+            s.commit()
+        assert sign_in(client, "old", "abc").status_code == 200
+        assert sign_in(client, "older", "password").status_code == 200
+
+
+def test_the_common_passwords_ship_with_the_package() -> None:
+    """The list is package data: read from the installed package, and named by the build's
+    configuration, so that a wheel carries it."""
+    assert "password123" in common_passwords() and 500 <= len(common_passwords()) <= 1000
+    assert all(len(p) >= 8 for p in common_passwords())
+    config = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    patterns = config["tool"]["setuptools"]["package-data"]["interboard.service"]
+    assert any(fnmatch.fnmatch("data/common_passwords.txt", p) for p in patterns)
 
 
 # ---------------------------------------------------------------------- e-mail notices

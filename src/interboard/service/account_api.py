@@ -48,7 +48,7 @@ Password = Annotated[
         min_length=PASSWORD_MIN,
         max_length=PASSWORD_MAX,
         pattern=NO_NUL,
-        description="8 to 256 characters",
+        description="8 to 256 characters, not one of the commonest passwords (422 saying so)",
     ),
 ]
 GivenPassword = Annotated[
@@ -82,7 +82,9 @@ class AccountChangeBody(Strict):
 
 class PasswordChangeBody(Strict):
     current: GivenPassword
-    password: Password = Field(description="the new password")
+    password: Password = Field(
+        description="the new password: 8 to 256 characters, not one of the commonest (422 saying so)"
+    )
 
 
 class PasswordChangedBody(BaseModel):
@@ -156,8 +158,9 @@ def install(app: FastAPI, accounts: AccountService, limiter: Limiter) -> None:
     )
     async def sign_up(body: SignUpBody, request: Request, response: Response) -> SessionBody:
         """A new account, signed in (the session's token in the body and the cookie). 409 if the
-        name is taken (in any case); 429 past the accounts an address may make in an hour. An
-        e-mail given is sent a confirmation link, and gets notices once it is followed."""
+        name is taken (in any case); 422 for one of the commonest passwords; 429 past the accounts
+        an address may make in an hour. An e-mail given is sent a confirmation link, and gets
+        notices once it is followed."""
         checks = limiter.account_checks(client_address(request.scope), "accounts per address")
         limiter.refuse(checks)
         account, token = await run_in_threadpool(accounts.sign_up, body.name, body.password, body.email)

@@ -11,7 +11,8 @@ check against a name is counted in the database before it is made (``sign_in_fai
 :data:`FREE_FAILURES` in a row the name is locked for a while that doubles with each further failure,
 up to :data:`LOCK_MAX_S` (429 with Retry-After, whatever the password). An unknown name is counted
 and locked the same way and answered the same (its password checked against a decoy hash), so
-neither the answer, nor its time, nor a lock tells whether the account exists.
+neither the answer, nor its time, nor a lock tells whether the account exists. A new password must
+not be one of the commonest (``data/common_passwords.txt``).
 
 A seat joined (or a game created) while signed in is bound to the account: the account lists it and
 may get a fresh token for it (the seat's earlier token stops working), so a player who cleared the
@@ -23,6 +24,7 @@ confirmed address (:class:`AccountNotices`).
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import threading
@@ -30,6 +32,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from importlib.resources import files
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -40,7 +43,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 from ..games import family as get_family
-from .games import Conflict, Forbidden, NotFound, Unauthorized, utcnow
+from .games import Conflict, Forbidden, Invalid, NotFound, Unauthorized, utcnow
 from .limits import TooManyRequests
 from .mail import Job, Mailer, Notice
 from .models import (
@@ -86,6 +89,24 @@ VERIFY_DAYS = 7
 """How long a confirmation link works."""
 VERIFY_AGAIN_S = 60
 """How soon another confirmation message may be asked for (429 before)."""
+COMMON_PASSWORDS = files("interboard.service") / "data" / "common_passwords.txt"
+
+
+@functools.cache
+def common_passwords() -> frozenset[str]:
+    """The commonest passwords, in lower case (read once)."""
+    lines = COMMON_PASSWORDS.read_text(encoding="utf-8").splitlines()
+    return frozenset(line.strip().lower() for line in lines if line.strip() and not line.startswith("#"))
+
+
+def check_new_password(password: str) -> None:
+    """422 for a password that is one of the commonest (in any case, spaces around it aside): the
+    first guesses of anyone guessing. Only new passwords are checked: an old one still signs in."""
+    if password.strip().lower() in common_passwords():
+        raise Invalid(
+            "that password is one of the commonest, among the first anyone guessing tries: choose another",
+            [{"where": "body.password", "error": "one of the commonest passwords"}],
+        )
 
 
 @dataclass(frozen=True)
@@ -230,8 +251,10 @@ class AccountService:
 
     # ------------------------------------------------------------------ signing up, in and out
     def sign_up(self, name: str, password: str, email: str | None) -> tuple[Account, str]:
-        """A new account, signed in: the account and its session's token. 409 if the name is taken.
-        An e-mail is kept unconfirmed, and a confirmation message is queued for it."""
+        """A new account, signed in: the account and its session's token. 409 if the name is taken;
+        422 for one of the commonest passwords. An e-mail is kept unconfirmed, and a confirmation
+        message is queued for it."""
+        check_new_password(password)
         key = name.lower()
         with self._tx() as s:  # a quick look first, so a taken name costs no hashing
             if s.scalar(select(AccountRow.id).where(AccountRow.name_key == key)) is not None:
@@ -355,6 +378,7 @@ class AccountService:
         the account ends (a password changed because it leaked should lock the thief out). Returns
         how many sessions ended."""
         account = self.account(token)
+        check_new_password(new)
         self._check_password(account, current)
         hashed = self._hash(new)
         with self._tx() as s:
