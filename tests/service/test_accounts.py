@@ -24,14 +24,15 @@ from typing import Any
 import pytest
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from interboard.service.accounts import common_passwords
 from interboard.service.api import RateLimits, create_app
-from interboard.service.games import utcnow
+from interboard.service.games import NewGame, Unauthorized, utcnow
 from interboard.service.http import SESSION_COOKIE
 from interboard.service.mail import MailConfig
-from interboard.service.models import AccountRow
+from interboard.service.models import AccountRow, GameRow, SeatRow
 
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 CHEAP = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
@@ -422,6 +423,81 @@ def test_the_common_passwords_ship_with_the_package() -> None:
     config = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
     patterns = config["tool"]["setuptools"]["package-data"]["interboard.service"]
     assert any(fnmatch.fnmatch("data/common_passwords.txt", p) for p in patterns)
+
+
+# ---------------------------------------------------------------------- deleting an account
+
+
+def seat_kinds(client: TestClient, gid: str) -> dict[str, tuple[str, str]]:
+    return {s["seat"]: (s["kind"], s["player"]) for s in client.get(f"/api/games/{gid}").json()["seats"]}
+
+
+def delete_account(client: TestClient, password: str, **kw: Any) -> Any:
+    return client.request("DELETE", "/api/account", json={"password": password}, **kw)
+
+
+def test_an_account_is_deleted_with_its_password_and_its_seats_are_left(db_url: str) -> None:
+    app = app_for(db_url)
+    with browser(app) as laptop, browser(app) as phone, browser(app) as bob:
+        sign_up(laptop, "anna")
+        assert sign_in(phone, "anna", PASSWORD).status_code == 200
+        sign_up(bob, "bob")
+        # An active game (a bot takes a seat whose player leaves), a forming one (the seat opens),
+        # a finished one (the seat keeps its player's name).
+        seats = {p: "bot" for p in POWERS[2:]} | {"AUSTRIA": "Anna"}
+        active = laptop.post("/api/games", json={"seats": seats}).json()
+        assert bob.post(f"/api/games/{active['game_id']}/join", json={"seat": "ENGLAND"}).status_code == 201
+        forming = laptop.post("/api/games", json={"seats": {"FRANCE": "Anna"}}).json()
+        over = laptop.post("/api/games", json={"seats": {p: "bot" for p in POWERS[1:]} | {"AUSTRIA": "Anna"}})
+        over_id = over.json()["game_id"]
+        with Session(app.state.accounts.engine) as s:
+            s.execute(update(GameRow).where(GameRow.id == over_id).values(status="finished"))
+            s.commit()
+        assert len(laptop.get("/api/account/games").json()) == 3
+
+        assert delete_account(TestClient(app), PASSWORD).status_code == 401  # no session
+        wrong = delete_account(laptop, "not the password")
+        assert wrong.status_code == 401 and wrong.json() == {"error": "the current password is wrong"}
+        assert laptop.get("/api/account").status_code == 200  # nothing changed
+
+        r = delete_account(laptop, PASSWORD)
+        assert r.status_code == 200 and r.json() == {"deleted": True, "seats_left": 2}
+        assert f'{SESSION_COOKIE}=""' in r.headers["set-cookie"]
+        # Every session ended; the name and password no longer sign in.
+        assert laptop.get("/api/account").status_code == 401
+        assert phone.get("/api/account").status_code == 401
+        assert sign_in(phone, "anna", PASSWORD).status_code == 401
+
+        # The seats: left as their player leaving leaves them; their tokens hold nothing.
+        gid = active["game_id"]
+        assert seat_kinds(bob, gid)["AUSTRIA"][0] == "bot"
+        assert seat_kinds(bob, gid)["ENGLAND"] == ("player", "ENGLAND")  # another's seat is untouched
+        assert (
+            bob.get(f"/api/games/{gid}/seat", headers=auth(active["seat_tokens"]["AUSTRIA"])).status_code
+            == 403
+        )
+        assert seat_kinds(bob, forming["game_id"])["FRANCE"] == ("open", "")
+        assert seat_kinds(bob, over_id)["AUSTRIA"] == ("player", "Anna")
+        with Session(app.state.accounts.engine) as s:
+            assert s.scalars(select(SeatRow.account_id).where(SeatRow.game_id == over_id)).all() == [None] * 7
+
+        # The name is free again, for a new account with nothing of the old one's.
+        sign_up(phone, "anna")
+        assert phone.get("/api/account/games").json() == []
+
+
+def test_a_seat_is_not_bound_to_an_account_deleted_meanwhile(sqlite_url: str) -> None:
+    """A join (or a creation) that read the session before the account was deleted: 401, as for an
+    ended session, not a 500 from the seat's foreign key."""
+    app = app_for(sqlite_url)
+    with browser(app) as client:
+        gid = client.post("/api/games", json={}).json()["game_id"]
+        service = app.state.service
+        with pytest.raises(Unauthorized):
+            service.join(gid, "FRANCE", "Gone", account_id=12345)
+        with pytest.raises(Unauthorized):
+            service.create(NewGame(seats={"FRANCE": "Gone"}), account_id=12345)
+        assert seat_kinds(client, gid)["FRANCE"] == ("open", "")
 
 
 # ---------------------------------------------------------------------- e-mail notices

@@ -71,6 +71,10 @@ class SignInBody(Strict):
     password: str = Field(min_length=1, max_length=PASSWORD_MAX, pattern=NO_NUL)
 
 
+class DeleteBody(Strict):
+    password: GivenPassword
+
+
 class AccountChangeBody(Strict):
     email: Email | None = Field(
         None,
@@ -98,6 +102,15 @@ class AccountBody(BaseModel):
         description="whether the address is confirmed (its link followed): notices go only to one that is"
     )
     notices: bool
+
+
+class DeletedBody(BaseModel):
+    deleted: bool
+    seats_left: int = Field(
+        ge=0,
+        le=2**31 - 1,
+        description="the seats it held in games not over, now left as a player leaving leaves them",
+    )
 
 
 class VerificationBody(BaseModel):
@@ -214,6 +227,21 @@ def install(app: FastAPI, accounts: AccountService, limiter: Limiter) -> None:
         limiter.charge(checks)
         ended = await run_in_threadpool(accounts.change_password, token, body.current, body.password)
         return PasswordChangedBody(sessions_ended=ended)
+
+    @app.delete("/api/account", tags=["accounts"], responses=errors(401, *BODY_ERRORS))
+    async def delete_account(
+        body: DeleteBody, request: Request, response: Response, token: SessionToken
+    ) -> DeletedBody:
+        """Delete the account, its password given again (401 if it is wrong, counted like a
+        sign-in attempt). Its sessions end; each seat it holds in a game not over is left as its
+        player leaving would leave it (to a bot or open: the game's ``on_leave``); seats in finished
+        games keep their player's name. The name is free again."""
+        checks = limiter.account_checks(client_address(request.scope), "sign-ins per address")
+        limiter.refuse(checks)
+        limiter.charge(checks)
+        left = await run_in_threadpool(accounts.delete, token, body.password)
+        response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+        return DeletedBody(deleted=True, seats_left=left)
 
     @app.post(
         "/api/account/email/verification",

@@ -1,4 +1,4 @@
-"""Accounts: sign up, sign in and out, the seats an account holds, and its e-mail notices.
+"""Accounts: sign up, sign in and out, the seats an account holds, its e-mail notices, its deletion.
 
 A password is kept as an Argon2id hash (argon2-cffi's ``PasswordHasher``: memory-hard, salted, its
 parameters in the hash, so that they can be raised later and old hashes rehashed at the next sign
@@ -33,7 +33,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from importlib.resources import files
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -57,6 +57,9 @@ from .models import (
     SignInFailureRow,
 )
 from .security import hash_token, new_token
+
+if TYPE_CHECKING:
+    from .games import GameService
 
 log = logging.getLogger(__name__)
 
@@ -148,12 +151,15 @@ class AccountService:
         hasher: PasswordHasher | None = None,
         clock: Callable[[], datetime] = utcnow,
         mail: AccountNotices | None = None,
+        games: GameService | None = None,
     ) -> None:
         self.engine = engine
         self.hasher = hasher or PasswordHasher()
         self.clock = clock
         self.mail = mail
         """Where confirmation messages are queued (``None``: the server sends no e-mail)."""
+        self.games = games
+        """Where a deleted account's seats are left (as their player leaving would)."""
         self._hashing = threading.BoundedSemaphore(HASHING_AT_ONCE)
         self._decoy: str | None = None
         """Verified against when the name is unknown, so that a sign in takes as long either way;
@@ -438,6 +444,38 @@ class AccountService:
             address = row.email
         self.mail.wake()
         return address
+
+    # ------------------------------------------------------------------ deleting the account
+    def delete(self, token: str | None, password: str) -> int:
+        """Delete the account, its password given again (401 if wrong). Its sessions end first (so
+        that no seat is bound to it meanwhile); each seat it holds in a game not over is then left
+        as its player leaving would leave it (to a bot or open, the game's ``on_leave``; open before
+        the start); then the account goes, and with it its name (free to sign up again). Seats in
+        finished games keep their player's name, bound to no account. Returns the seats left."""
+        account = self.account(token)
+        self._check_password(account, password)
+        with self._tx() as s:
+            s.execute(delete(SessionRow).where(SessionRow.account_id == account.id))
+        with self._tx() as s:
+            held = s.execute(
+                select(SeatRow.game_id, SeatRow.seat, SeatRow.token_hash)
+                .join(GameRow, GameRow.id == SeatRow.game_id)
+                .where(
+                    SeatRow.account_id == account.id,
+                    SeatRow.kind == "player",
+                    GameRow.status != "finished",
+                )
+                .order_by(SeatRow.id)
+            ).all()
+        left = 0
+        if self.games is not None:
+            for game_id, seat, token_hash in held:
+                if token_hash is not None and self.games.vacate(game_id, seat, token_hash) is not None:
+                    left += 1
+        with self._tx() as s:
+            s.execute(delete(AccountRow).where(AccountRow.id == account.id))
+            self._checked_right(s, account.name.lower())
+        return left
 
     # ------------------------------------------------------------------ the account's seats
     def my_games(self, account: Account) -> list[dict[str, Any]]:

@@ -324,7 +324,7 @@ def create_app(
     mailer = Mailer(mail, engine) if mail is not None else None
     told = AccountNotices(engine, mailer) if mailer is not None else None
     service = GameService(engine, on_processed=metrics.processed, notices=notices, mail=told)
-    accounts = AccountService(engine, hasher, mail=told)
+    accounts = AccountService(engine, hasher, mail=told, games=service)
 
     placement = Placement()
 

@@ -259,6 +259,19 @@ async function verifyAgain() {
   }
 }
 
+async function deleteAccount(event) {
+  event.preventDefault();
+  try {
+    const answer = await api("DELETE", "/api/account", { body: { password: $("delete-password").value } });
+    const left = answer.seats_left;
+    $("delete-form").reset();
+    say(`Account deleted; ${left} seat${left === 1 ? "" : "s"} left in games not over.`);
+    await showAccount(null);
+  } catch (error) {
+    say(`Not deleted: ${errorText(error)}`);
+  }
+}
+
 async function loadMyGames() {
   const box = $("my-games");
   let games;
@@ -398,6 +411,7 @@ async function main() {
   $("account-form").addEventListener("submit", saveAccount);
   $("password-form").addEventListener("submit", changePassword);
   $("verify-again").addEventListener("click", verifyAgain);
+  $("delete-form").addEventListener("submit", deleteAccount);
   currentAccount().then(showAccount, (error) => say(`Could not tell whether you are signed in: ${errorText(error)}`));
   try {
     variants = await api("GET", "/api/variants");
