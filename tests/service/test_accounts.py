@@ -269,6 +269,21 @@ def test_sign_ins_and_sign_ups_are_rate_limited(sqlite_url: str) -> None:
         assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
 
 
+def test_a_body_that_is_not_json_is_a_400_on_the_account_routes(sqlite_url: str) -> None:
+    """Issue 43, point 8: docs/server.md says 400 for a body that is not JSON; it is (not 422)."""
+    headers = {"Content-Type": "application/json"}
+    with browser(app_for(sqlite_url)) as client:
+        for method, path in (("POST", "/api/accounts"), ("POST", "/api/session"), ("PATCH", "/api/account")):
+            r = client.request(method, path, content=b'{"name": "anna",', headers=headers)
+            assert r.status_code == 400, r.text
+            assert r.json() == {
+                "error": "the body is not JSON text in UTF-8",
+                "details": [{"where": "body.16", "error": "JSON decode error"}],
+            }
+        r = client.post("/api/session", content=b'{"name": 5}', headers=headers)
+        assert r.status_code == 422 and r.json()["error"] == "malformed request"
+
+
 # ---------------------------------------------------------------------- guessing
 
 
