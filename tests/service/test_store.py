@@ -19,11 +19,30 @@ from sqlalchemy.exc import IntegrityError, StatementError
 from sqlalchemy.orm import Session
 
 from interboard.service import store as store_module
-from interboard.service.models import AccountRow, Base, GameRow, MessageRow, OrdersRow, PhaseRow, SeatRow
+from interboard.service.models import (
+    AccountRow,
+    Base,
+    GameRow,
+    MessageRow,
+    OrdersRow,
+    OutboxRow,
+    PhaseRow,
+    SeatRow,
+)
 from interboard.service.store import StoreError, alembic_config, create_store_engine, default_url, open_store
 
 T0 = datetime(2030, 5, 1, 12, 0, tzinfo=UTC)
-TABLES = {"games", "seats", "orders", "phases", "messages", "accounts", "sessions"}
+TABLES = {
+    "games",
+    "seats",
+    "orders",
+    "phases",
+    "messages",
+    "accounts",
+    "sessions",
+    "sign_in_failures",
+    "mail_outbox",
+}
 
 
 def head() -> str:
@@ -158,6 +177,49 @@ def test_the_accounts_migration_keeps_the_seats_and_what_refers_to_them(db_url: 
             s.delete(account)
             s.commit()
             assert s.scalars(select(SeatRow.account_id)).all() == [None]
+    finally:
+        engine.dispose()
+
+
+def test_the_email_migration_keeps_the_accounts_unconfirmed_and_queues_a_confirmation_each(
+    db_url: str,
+) -> None:
+    """0006: an address given before is kept, unconfirmed (no notices until its link is followed),
+    and one confirmation message is queued for it; an account without one gets none."""
+    engine = create_store_engine(db_url)
+    try:
+        store_module.migrate(engine, "0005")
+        with engine.begin() as conn:
+            for name, email in (("Ann", "ann@example.org"), ("Bob", None)):
+                conn.execute(
+                    text(
+                        "INSERT INTO accounts (name, name_key, email, password_hash, notices, created_at)"
+                        " VALUES (:n, :k, :e, 'x', true, :t)"
+                    ),
+                    {"n": name, "k": name.lower(), "e": email, "t": T0},
+                )
+            conn.execute(
+                text(
+                    "INSERT INTO sessions (account_id, token_hash, created_at, expires_at)"
+                    " SELECT id, :h, :t, :t FROM accounts WHERE name_key = 'ann'"
+                ),
+                {"h": "2" * 64, "t": T0},
+            )
+        store_module.migrate(engine)
+        assert current(engine) == head()
+        with Session(engine) as s:
+            accounts = {a.name: a for a in s.scalars(select(AccountRow))}
+            assert {n: (a.email, a.email_verified, a.email_token_hash) for n, a in accounts.items()} == {
+                "Ann": ("ann@example.org", False, None),
+                "Bob": (None, False, None),
+            }
+            queued = s.scalars(select(OutboxRow)).all()
+            assert [(q.kind, q.ref, q.to_address) for q in queued] == [
+                ("verify", accounts["Ann"].id, "ann@example.org")
+            ]
+            assert queued[0].queued_at.tzinfo is not None
+            # The sessions survive the rebuild of the accounts table (SQLite copies it).
+            assert s.scalar(select(func.count()).select_from(text("sessions"))) == 1
     finally:
         engine.dispose()
 

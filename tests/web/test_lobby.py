@@ -181,5 +181,14 @@ def test_a_server_that_sends_mail_offers_the_notices(browser: Browser, mail_serv
         expect(page.locator("#account-message")).to_have_text("Saved.")
         page.reload()
         expect(page.locator("#account-notices")).not_to_be_checked()
+        # An address given is unconfirmed until the link mailed to it is followed: the page says so.
+        expect(page.locator("#email-status")).to_be_hidden()
+        page.locator("#account-email").fill("told@example.org")
+        page.locator("#account-save").click()
+        expect(page.locator("#account-message")).to_have_text("Saved.")
+        expect(page.locator("#email-status")).to_have_text(
+            "Not confirmed yet: follow the link in the message sent to told@example.org. Notices start then."
+        )
+        expect(page.get_by_role("button", name="Send the confirmation again")).to_be_visible()
     finally:
         context.close()

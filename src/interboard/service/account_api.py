@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI, Query, Request, Response
 from fastapi import Path as FastAPIPath
 from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 
 from .accounts import (
@@ -22,13 +23,15 @@ from .accounts import (
     PASSWORD_MIN,
     SESSION_DAYS,
     UNCHANGED,
+    VERIFY_DAYS,
     Account,
     AccountService,
 )
 from .games import titles
-from .http import BODY_ERRORS, SESSION_COOKIE, GameId, SessionToken, errors
+from .http import BODY_ERRORS, SESSION_COOKIE, TOKEN, GameId, SessionToken, errors
 from .limits import Limiter, client_address
 from .schemas import NO_NUL, Strict
+from .web import _page
 
 AccountName = Annotated[
     str,
@@ -39,7 +42,18 @@ AccountName = Annotated[
         description="2 to 32 letters, digits, '_', '.' or '-' (not first); case is not told apart",
     ),
 ]
-Password = Annotated[str, Field(min_length=PASSWORD_MIN, max_length=PASSWORD_MAX, pattern=NO_NUL)]
+Password = Annotated[
+    str,
+    Field(
+        min_length=PASSWORD_MIN,
+        max_length=PASSWORD_MAX,
+        pattern=NO_NUL,
+        description="8 to 256 characters, not one of the commonest passwords (422 saying so)",
+    ),
+]
+GivenPassword = Annotated[
+    str, Field(min_length=1, max_length=PASSWORD_MAX, pattern=NO_NUL, description="the password now")
+]
 Email = Annotated[str, Field(min_length=3, max_length=EMAIL_MAX, pattern=EMAIL_PATTERN)]
 SeatPath = Annotated[str, FastAPIPath(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="a seat of the game")]
 
@@ -47,7 +61,9 @@ SeatPath = Annotated[str, FastAPIPath(pattern=r"^[A-Za-z0-9_-]{1,32}$", descript
 class SignUpBody(Strict):
     name: AccountName
     password: Password
-    email: Email | None = Field(None, description="where notices go; omitted: none are sent")
+    email: Email | None = Field(
+        None, description="where notices go, once confirmed by the link mailed to it; omitted: none are sent"
+    )
 
 
 class SignInBody(Strict):
@@ -55,16 +71,24 @@ class SignInBody(Strict):
     password: str = Field(min_length=1, max_length=PASSWORD_MAX, pattern=NO_NUL)
 
 
+class DeleteBody(Strict):
+    password: GivenPassword
+
+
 class AccountChangeBody(Strict):
-    email: Email | None = Field(None, description="null: no e-mail (and so no notices); omitted: unchanged")
+    email: Email | None = Field(
+        None,
+        description="null: no e-mail (and so no notices); omitted: unchanged; a new one is unconfirmed"
+        " until the link mailed to it is followed",
+    )
     notices: bool | None = Field(None, description="whether e-mail notices are sent; omitted: unchanged")
 
 
 class PasswordChangeBody(Strict):
-    current: str = Field(
-        min_length=1, max_length=PASSWORD_MAX, pattern=NO_NUL, description="the password now"
+    current: GivenPassword
+    password: Password = Field(
+        description="the new password: 8 to 256 characters, not one of the commonest (422 saying so)"
     )
-    password: Password = Field(description="the new password")
 
 
 class PasswordChangedBody(BaseModel):
@@ -74,7 +98,23 @@ class PasswordChangedBody(BaseModel):
 class AccountBody(BaseModel):
     name: str
     email: str | None
+    email_verified: bool = Field(
+        description="whether the address is confirmed (its link followed): notices go only to one that is"
+    )
     notices: bool
+
+
+class DeletedBody(BaseModel):
+    deleted: bool
+    seats_left: int = Field(
+        ge=0,
+        le=2**31 - 1,
+        description="the seats it held in games not over, now left as a player leaving leaves them",
+    )
+
+
+class VerificationBody(BaseModel):
+    email: str = Field(description="where the confirmation message is being sent")
 
 
 class SessionBody(AccountBody):
@@ -131,7 +171,9 @@ def install(app: FastAPI, accounts: AccountService, limiter: Limiter) -> None:
     )
     async def sign_up(body: SignUpBody, request: Request, response: Response) -> SessionBody:
         """A new account, signed in (the session's token in the body and the cookie). 409 if the
-        name is taken (in any case); 429 past the accounts an address may make in an hour."""
+        name is taken (in any case); 422 for one of the commonest passwords; 429 past the accounts
+        an address may make in an hour. An e-mail given is sent a confirmation link, and gets
+        notices once it is followed."""
         checks = limiter.account_checks(client_address(request.scope), "accounts per address")
         limiter.refuse(checks)
         account, token = await run_in_threadpool(accounts.sign_up, body.name, body.password, body.email)
@@ -145,7 +187,8 @@ def install(app: FastAPI, accounts: AccountService, limiter: Limiter) -> None:
     )
     async def sign_in(body: SignInBody, request: Request, response: Response) -> SessionBody:
         """A new session (its token in the body and the cookie). 401 for a wrong name or password,
-        the same for both; 429 past the attempts an address may make in a minute."""
+        the same for both; 429 past the attempts an address may make in a minute, and while the
+        name is locked after failed attempts (whatever the password; an unknown name alike)."""
         checks = limiter.account_checks(client_address(request.scope), "sign-ins per address")
         limiter.refuse(checks)
         limiter.charge(checks)  # every attempt counts, the failed ones above all
@@ -166,7 +209,9 @@ def install(app: FastAPI, accounts: AccountService, limiter: Limiter) -> None:
 
     @app.patch("/api/account", tags=["accounts"], responses=errors(401, *BODY_ERRORS))
     async def change(body: AccountChangeBody, token: SessionToken) -> AccountBody:
-        """Change the account's e-mail or turn its notices off (or on)."""
+        """Change the account's e-mail or turn its notices off (or on). A new address is
+        unconfirmed (``email_verified`` false, no notices) until the link of the message sent to it
+        is followed."""
         me = await current(token)
         email = body.email if "email" in body.model_fields_set else UNCHANGED
         return _body(await run_in_threadpool(accounts.update, me, email, body.notices))
@@ -176,12 +221,54 @@ def install(app: FastAPI, accounts: AccountService, limiter: Limiter) -> None:
         body: PasswordChangeBody, request: Request, token: SessionToken
     ) -> PasswordChangedBody:
         """A new password, the current one given again (401 if it is wrong, counted like a sign-in
-        attempt); the account's other sessions end, this one goes on."""
+        attempt, per address and per name); the account's other sessions end, this one goes on."""
         checks = limiter.account_checks(client_address(request.scope), "sign-ins per address")
         limiter.refuse(checks)
         limiter.charge(checks)
         ended = await run_in_threadpool(accounts.change_password, token, body.current, body.password)
         return PasswordChangedBody(sessions_ended=ended)
+
+    @app.delete("/api/account", tags=["accounts"], responses=errors(401, *BODY_ERRORS))
+    async def delete_account(
+        body: DeleteBody, request: Request, response: Response, token: SessionToken
+    ) -> DeletedBody:
+        """Delete the account, its password given again (401 if it is wrong, counted like a
+        sign-in attempt). Its sessions end; each seat it holds in a game not over is left as its
+        player leaving would leave it (to a bot or open: the game's ``on_leave``); seats in finished
+        games keep their player's name. The name is free again."""
+        checks = limiter.account_checks(client_address(request.scope), "sign-ins per address")
+        limiter.refuse(checks)
+        limiter.charge(checks)
+        left = await run_in_threadpool(accounts.delete, token, body.password)
+        response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+        return DeletedBody(deleted=True, seats_left=left)
+
+    @app.post(
+        "/api/account/email/verification",
+        status_code=202,
+        tags=["accounts"],
+        responses=errors(401, 409),
+    )
+    async def verify_again(token: SessionToken) -> VerificationBody:
+        """Send the confirmation message again (its earlier link stops working): 409 without an
+        address, with a confirmed one, or on a server that sends no e-mail; 429 within a minute
+        of the last."""
+        me = await current(token)
+        return VerificationBody(email=await run_in_threadpool(accounts.verify_again, me))
+
+    @app.get("/account/verify", response_class=HTMLResponse, include_in_schema=False)
+    async def verify_page(token: Annotated[str, Query(max_length=400)] = "") -> HTMLResponse:
+        """The confirmation link's page: the address is confirmed by following it (once)."""
+        address = await run_in_threadpool(accounts.verify_email, token) if TOKEN.fullmatch(token) else None
+        if address is None:
+            text = (
+                "This link does not confirm any address: it was followed already, is more than"
+                f" {VERIFY_DAYS} days old, or the account's address changed since. Sign in to have"
+                " another sent."
+            )
+            return HTMLResponse(_page("verify", title="Not confirmed", message=text), status_code=404)
+        text = f"{address} is confirmed: the account's notices are sent there."
+        return HTMLResponse(_page("verify", title="Address confirmed", message=text))
 
     @app.get("/api/account/games", tags=["accounts"], responses=errors(401))
     async def my_games(token: SessionToken) -> list[MyGameBody]:

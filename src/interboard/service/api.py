@@ -328,10 +328,10 @@ def create_app(
     access = AccessLog(access_log) if access_log is not None else None
     engine = open_store(db_url)
     notices = Notices(engine)
-    mailer = Mailer(mail) if mail is not None else None
+    mailer = Mailer(mail, engine) if mail is not None else None
     told = AccountNotices(engine, mailer) if mailer is not None else None
     service = GameService(engine, on_processed=metrics.processed, notices=notices, mail=told)
-    accounts = AccountService(engine, hasher)
+    accounts = AccountService(engine, hasher, mail=told, games=service)
 
     placement = Placement()
 

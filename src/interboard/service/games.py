@@ -39,7 +39,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects.postgresql import JSONB
-from sqlalchemy.exc import OperationalError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, defer
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
@@ -412,6 +412,18 @@ class Invalid(ServiceError):
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+@contextmanager
+def _binding(account_id: int | None) -> Iterator[None]:
+    """Seats bound to ``account_id`` are written inside: the account deleted meanwhile (its row gone
+    before the seat's foreign key is checked) is a 401, as for its ended session, not a 500."""
+    try:
+        yield
+    except IntegrityError:
+        if account_id is None:
+            raise
+        raise Unauthorized("that session has ended (or never was): sign in again") from None
 
 
 @dataclass
@@ -815,7 +827,7 @@ class GameService:
         now = self.clock()
         seat_tokens: dict[str, str] = {}
         phase = family.pending(state).phase
-        with self._tx(write=True) as s:
+        with _binding(account_id), self._tx(write=True) as s:
             s.add(
                 GameRow(
                     id=game_id,
@@ -874,7 +886,7 @@ class GameService:
         """Take an open seat: its token. ``account_id``: the account the seat is bound to, if any."""
         if player:
             self._check_name(player, "player")
-        with self._tx(write=True) as s:
+        with _binding(account_id), self._tx(write=True) as s:
             game = self._game(s, game_id, lock=True)
             if game.status == "finished":
                 raise Conflict("the game is over")
@@ -972,17 +984,48 @@ class GameService:
             seat = self._seat_by_token(s, game_id, token)
             if game.status == "finished":
                 raise Conflict("the game is over")
-            now = "open" if game.status == "forming" else game.settings.get("on_leave", "open")
-            seat.token_hash, seat.draw_vote, seat.account_id = None, False, None
-            if now == "open":
-                seat.kind, seat.player, seat.ready = "open", "", False
-            else:
-                seat.kind, seat.player, seat.ready = "bot", now[4:], True
-            s.flush()
-            if now != "open" and game.status == "active":
-                self._bots_order(s, game_id, game.family, game.state, game.phase_index)
-            self._changed(s, game, due=self._processable(s, game))
-            return str(now)
+            return self._leave(s, game, seat)
+
+    def _leave(self, s: Session, game: GameRow, seat: SeatRow) -> str:
+        now = "open" if game.status == "forming" else game.settings.get("on_leave", "open")
+        seat.token_hash, seat.draw_vote, seat.account_id = None, False, None
+        if now == "open":
+            seat.kind, seat.player, seat.ready = "open", "", False
+        else:
+            seat.kind, seat.player, seat.ready = "bot", now[4:], True
+        s.flush()
+        if now != "open" and game.status == "active":
+            self._bots_order(s, game.id, game.family, game.state, game.phase_index)
+        self._changed(s, game, due=self._processable(s, game))
+        return str(now)
+
+    def vacate(self, game_id: str, seat: str, token_hash: str) -> str | None:
+        """The seat's player is gone for good (their account was deleted): the seat is left as
+        :meth:`leave` leaves it, found by the hash of its token rather than the token. ``None``: the
+        seat is no longer that player's (left, or got a fresh token, meanwhile), or the game is over
+        or gone; nothing is changed then."""
+        for attempt in range(SEAT_WRITE_ATTEMPTS):
+            try:
+                with self._tx(write=True) as s:
+                    try:
+                        game = self._game(s, game_id, lock=True)
+                    except NotFound:
+                        return None
+                    row = s.scalars(
+                        select(SeatRow).where(
+                            SeatRow.game_id == game_id,
+                            SeatRow.seat == seat,
+                            SeatRow.token_hash == token_hash,
+                            SeatRow.kind == "player",
+                        )
+                    ).first()
+                    if row is None or game.status == "finished":
+                        return None
+                    return self._leave(s, game, row)
+            except StaleWrite:  # the game changed meanwhile: look again
+                if attempt == SEAT_WRITE_ATTEMPTS - 1:
+                    raise
+        raise AssertionError("unreachable")
 
     def _start(self, s: Session, game: GameRow) -> None:
         game.status = "active"
@@ -1255,11 +1298,13 @@ class GameService:
             s.add(row)
             self._changed(s, game)
             s.flush()
+            if self.mail is not None:  # queued with the message: sent if (and only if) it commits
+                self.mail.press(s, game_id, row.id)
             return row.id
 
         sent = self._seat_write(game_id, write)
         if self.mail is not None:
-            self.mail.press(game_id, sent)
+            self.mail.wake()
         return sent
 
     # ------------------------------------------------------------------ views
@@ -1561,9 +1606,12 @@ class GameService:
                     .values(warned_phase=index)
                     .execution_options(synchronize_session=False)
                 )
+                if claimed.rowcount == 1:  # type: ignore[attr-defined]
+                    self.mail.deadline(s, game_id, index)
             if claimed.rowcount == 1:  # type: ignore[attr-defined]
-                self.mail.deadline(game_id, index)
                 warned.append(game_id)
+        if warned:
+            self.mail.wake()
         return warned
 
     def process_due(self, everything: bool = True, also: Iterable[str] = ()) -> list[str]:
@@ -1747,6 +1795,8 @@ class GameService:
                 UNREADY_PLAYERS.run(conn, {"in_game": outcome.game_id})
                 if outcome.bots_orders:
                     ADD_ORDERS.run_many(conn, outcome.bots_orders)
+                if self.mail is not None:  # queued with the phase: sent if (and only if) it commits
+                    self.mail.processed(conn, outcome.game_id, outcome.index)
                 self.notices.in_transaction(conn, [outcome.change])
         except _NothingWritten:
             return False
@@ -1759,7 +1809,7 @@ class GameService:
         game_id = outcome.game_id
         self._waiting.pop(game_id, None)  # it moved on: what a sweep knew of it is old
         if self.mail is not None:
-            self.mail.processed(game_id, outcome.index)
+            self.mail.wake()
         lag = outcome.lag
         log.info(
             "processed a phase of game %s (%s)",

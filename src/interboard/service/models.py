@@ -176,6 +176,11 @@ class AccountRow(Base):
     notices: Mapped[bool] = mapped_column(Boolean, default=True)
     """Whether the account's e-mail gets notices (a phase processed, a deadline near, press)."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    email_verified: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Whether the address was confirmed (its link followed): only a confirmed one gets notices."""
+    email_token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    """The SHA-256 of the token of the confirmation link last sent to the address (null: none)."""
+    email_token_expires: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 
 
 class SessionRow(Base):
@@ -188,3 +193,41 @@ class SessionRow(Base):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class SignInFailureRow(Base):
+    """Failed password checks against one name (an account's or not: an unknown name is counted
+    the same, so a lock tells nothing of whether the account exists). Kept in the database, so
+    that every server process, and one started again, sees the same count."""
+
+    __tablename__ = "sign_in_failures"
+
+    name_key: Mapped[str] = mapped_column(String(32), primary_key=True)
+    """The name as tried, in lower case."""
+    failures: Mapped[int] = mapped_column(Integer)
+    """Checks counted since the last success (each is counted before it is made)."""
+    failed_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    """When the last check was counted; a row untouched for long is forgotten."""
+    locked_until: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    """No check of the name is made before then (429 with Retry-After)."""
+
+
+class OutboxRow(Base):
+    """The e-mail waiting to be sent (``mail.py``): a job (``kind`` processed, press, deadline or
+    verify), which the mail thread turns into messages when it comes to it, or a message ready to
+    send (``kind`` mail). Queued in the transaction of the change it tells of, so it is lost
+    neither with a process that stops before sending it nor by a change that is rolled back."""
+
+    __tablename__ = "mail_outbox"
+    __table_args__ = (Index("ix_mail_outbox_kind_id", "kind", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    ref: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The job's phase index, message id or account id."""
+    to_address: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    """A message's address; a verify job's address (sent only if it is still the account's)."""
+    subject: Mapped[str | None] = mapped_column(Text, nullable=True)
+    body: Mapped[str | None] = mapped_column(Text, nullable=True)
+    queued_at: Mapped[datetime] = mapped_column(UTCDateTime())

@@ -7,6 +7,7 @@ import {
 
 let variants = [];
 let sendsMail = null; // whether the server sends e-mail (GET /api/server); null: not known
+let account = null; // the signed-in account ({name, email, email_verified, notices}), or null
 
 const $ = (id) => document.getElementById(id);
 const YOU = "you"; // a seat select's value for the seat the creator plays
@@ -223,7 +224,8 @@ function say(text) {
   $("account-message").textContent = text;
 }
 
-async function showAccount(account) {
+async function showAccount(signedIn) {
+  account = signedIn;
   showAccountStatus(account);
   $("signed-out").hidden = Boolean(account);
   $("signed-in").hidden = !account;
@@ -231,9 +233,43 @@ async function showAccount(account) {
   $("account-name").textContent = account.name;
   $("account-email").value = account.email || "";
   $("account-notices").checked = account.notices;
+  showEmailStatus();
   if (!$("player-name").value) $("player-name").value = account.name;
   if (!$("creator-name").value) $("creator-name").value = account.name;
   await loadMyGames();
+}
+
+// Whether the address is confirmed: notices go only to one whose link was followed.
+function showEmailStatus() {
+  const status = $("email-status");
+  const unconfirmed = Boolean(account && account.email && !account.email_verified);
+  status.hidden = !(account && account.email) || sendsMail === false;
+  status.textContent = unconfirmed
+    ? `Not confirmed yet: follow the link in the message sent to ${account.email}. Notices start then.`
+    : "Confirmed.";
+  $("verify-again").hidden = !unconfirmed || !sendsMail;
+}
+
+async function verifyAgain() {
+  try {
+    const sent = await api("POST", "/api/account/email/verification");
+    say(`A confirmation message is on its way to ${sent.email}.`);
+  } catch (error) {
+    say(`No message sent: ${errorText(error)}`);
+  }
+}
+
+async function deleteAccount(event) {
+  event.preventDefault();
+  try {
+    const answer = await api("DELETE", "/api/account", { body: { password: $("delete-password").value } });
+    const left = answer.seats_left;
+    $("delete-form").reset();
+    say(`Account deleted; ${left} seat${left === 1 ? "" : "s"} left in games not over.`);
+    await showAccount(null);
+  } catch (error) {
+    say(`Not deleted: ${errorText(error)}`);
+  }
 }
 
 async function loadMyGames() {
@@ -359,6 +395,7 @@ function showMail(server) {
   $("mail-pitch").hidden = !sendsMail;
   $("no-mail").hidden = sendsMail;
   $("sign-up-email-hint").textContent = sendsMail ? "optional, for notices" : "optional; this server sends no e-mail";
+  showEmailStatus();
 }
 
 async function main() {
@@ -373,6 +410,8 @@ async function main() {
   $("sign-out").addEventListener("click", signOut);
   $("account-form").addEventListener("submit", saveAccount);
   $("password-form").addEventListener("submit", changePassword);
+  $("verify-again").addEventListener("click", verifyAgain);
+  $("delete-form").addEventListener("submit", deleteAccount);
   currentAccount().then(showAccount, (error) => say(`Could not tell whether you are signed in: ${errorText(error)}`));
   try {
     variants = await api("GET", "/api/variants");
