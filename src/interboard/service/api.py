@@ -42,6 +42,7 @@ from . import account_api
 from .accounts import AccountNotices, AccountService
 from .batching import WriteBatches
 from .cache import NotKept
+from .errors import ServiceError, Unavailable
 from .games import (
     MAX_DEADLINE,
     MAX_MESSAGE,
@@ -49,8 +50,6 @@ from .games import (
     SEAT_WRITE_ATTEMPTS,
     GameService,
     NewGame,
-    ServiceError,
-    Unavailable,
 )
 from .http import (
     BODY_ERRORS,

@@ -18,9 +18,9 @@ import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field, fields, replace
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from functools import cached_property, partial
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from pydantic_core import to_json
 from sqlalchemy import (
@@ -50,14 +50,23 @@ from ..games import find_variant, variants
 from ..games import scenario as scenarios
 from ..games.protocol import FamilyError
 from .cache import Lru, NotKept, without_rules
+from .clock import utcnow
+from .errors import (
+    Conflict,
+    Forbidden,
+    Invalid,
+    MovedOn,
+    NotFound,
+    StaleWrite,
+    Unauthorized,
+    Unavailable,
+    WouldWait,
+)
 from .models import GameRow, MessageRow, OrdersRow, PhaseRow, SeatRow
 from .notices import Change, Notices, unix_time
 from .prepared import Prepared
 from .security import hash_token, new_token, token_matches
 from .store import LoopConnection
-
-if TYPE_CHECKING:
-    from .accounts import AccountNotices
 
 log = logging.getLogger(__name__)
 
@@ -331,57 +340,12 @@ class Outcome:
     change: Change
 
 
-class ServiceError(Exception):
-    """A refused request; ``status`` is the HTTP status the API answers with."""
-
-    status = 400
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-class NotFound(ServiceError):
-    status = 404
-
-
-class Unauthorized(ServiceError):
-    """No token, or no well-formed one: the API answers 401 with ``WWW-Authenticate: Bearer``."""
-
-    status = 401
-
-
-class Forbidden(ServiceError):
-    """A token that holds no right to this (another game's, a seat's where the GM's is needed)."""
-
-    status = 403
-
-
-class Conflict(ServiceError):
-    status = 409
-
-
-class StaleWrite(Conflict):
-    """Another request changed the game between this one's read and its write; nothing was kept."""
-
-
-class Unavailable(ServiceError):
-    """The database does not answer (``/readyz``)."""
-
-    status = 503
-
-
 class LostRace(Exception):
     """A write found the game's version changed since it read it (rolled back, to run again)."""
 
 
 class _NothingWritten(Exception):
     """A write found nothing to do: its transaction (its savepoint, in a batch) is rolled back."""
-
-
-class WouldWait(Exception):
-    """A write asked to be done at once would wait for a lock: nothing was written. Another
-    thread or process is writing; try again in a moment."""
 
 
 AT_ONCE_BUSY_WAIT_MS = 0
@@ -391,27 +355,6 @@ batch of writes that gives way is tried again 0.5 to 2 ms later (``batching.py``
 answers other requests. With one commit a write, 2 ms had the better p99, since a write that gave
 way waited a whole turn of the loop; with batches, not waiting answers more requests with less CPU
 (``docs/server.md``)."""
-
-
-class MovedOn(ServiceError):
-    """The game was processed between two reads of one request (read again)."""
-
-    status = 409
-
-    def __init__(self) -> None:
-        super().__init__("the game moved on while it was read: try again")
-
-
-class Invalid(ServiceError):
-    status = 422
-
-    def __init__(self, message: str, details: list[dict[str, Any]] | None = None) -> None:
-        super().__init__(message)
-        self.details = details or []
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
 
 
 @contextmanager
@@ -502,6 +445,24 @@ class Created:
     """The seats left open, for anyone to join."""
 
 
+class GameMail(Protocol):
+    """Where e-mail notices of the games are queued, in the transaction of the change they tell of
+    (``accounts.AccountNotices``), and the mail thread woken after its commit."""
+
+    @property
+    def warn_before(self) -> float | None:
+        """Seconds before a deadline its warning goes out (``None``: no warnings)."""
+        ...
+
+    def processed(self, conn: Session | Connection, game_id: str, phase_index: int) -> None: ...
+
+    def press(self, conn: Session | Connection, game_id: str, message_id: int) -> None: ...
+
+    def deadline(self, conn: Session | Connection, game_id: str, phase_index: int) -> None: ...
+
+    def wake(self) -> None: ...
+
+
 class GameService:
     def __init__(
         self,
@@ -509,7 +470,7 @@ class GameService:
         clock: Callable[[], datetime] = utcnow,
         on_processed: Callable[[str, float | None], None] | None = None,
         notices: Notices | None = None,
-        mail: AccountNotices | None = None,
+        mail: GameMail | None = None,
     ) -> None:
         self.engine = engine
         self.mail = mail
