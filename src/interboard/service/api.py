@@ -43,14 +43,9 @@ from .accounts import AccountNotices, AccountService
 from .batching import WriteBatches
 from .cache import NotKept
 from .errors import ServiceError, Unavailable
-from .games import (
-    MAX_DEADLINE,
-    MAX_MESSAGE,
-    MAX_ORDERS,
-    SEAT_WRITE_ATTEMPTS,
-    GameService,
-    NewGame,
-)
+from .games import GameService, NewGame
+from .games.core import SEAT_WRITE_ATTEMPTS
+from .games.requests import MAX_DEADLINE, MAX_MESSAGE, MAX_ORDERS
 from .http import (
     BODY_ERRORS,
     ERRORS,
