@@ -54,7 +54,7 @@ def forget_what_the_registry_found() -> None:
         registry.catalogs,
         registry._listed_index,
         registry._variant_index,
-        registry._offered,
+        registry._found,
     ):
         found.cache_clear()
 

@@ -173,40 +173,48 @@ def variants(family_name: str | None = None) -> list[VariantInfo]:
     return [info for _, info in _variant_index().values()]
 
 
+def _key(variant_id: str) -> str:
+    return variant_id.strip().lower().replace("-", "_")
+
+
 def listed_variant(variant_id: str) -> tuple[Catalog, ListedVariant]:
     """The catalog of a variant's family and the variant's names, by its id (``Twin-Earths-3`` reads
     as ``twin_earths_3``), with no family loaded. An unknown id is a :class:`FamilyError` that lists
     the variants of every family."""
-    key = variant_id.strip().lower().replace("-", "_")
-    try:
-        return _listed_index()[key]
-    except KeyError:
-        pass
-    listed = "; ".join(
-        f"{name}: {', '.join(v.id for v in found.variants)}"
-        for name, found in catalogs().items()
-        if found.variants
-    )
-    hint = ""
-    if key in _targets():
-        hint = f" ({key!r} is a family; name one of its variants)"
-    raise FamilyError(f"unknown variant {variant_id!r}{hint} (variants: {listed})")
+    found = _listed_index().get(_key(variant_id))
+    if found is None:
+        raise _unknown(variant_id)
+    return found
 
 
 def find_variant(variant_id: str) -> tuple[Family, VariantInfo]:
     """The family and description of a variant by its id (``Twin-Earths-3`` reads as ``twin_earths_3``);
     the family is loaded, alone. An unknown id is a :class:`FamilyError` that lists the variants of
     every family."""
-    listed, variant = listed_variant(variant_id)
-    info = _offered(listed.name).get(variant.id)
-    if info is None:
-        raise FamilyError(
-            f"the {listed.name} family's catalog lists a variant {variant.id!r} it does not offer"
-        )
-    return family(listed.name), info
+    try:
+        return _found(_key(variant_id))
+    except KeyError:
+        raise _unknown(variant_id) from None
 
 
 @cache
-def _offered(name: str) -> dict[str, VariantInfo]:
-    """The variants the family called ``name`` offers, by id (the family loaded)."""
-    return {info.id: info for info in family(name).variants()}
+def _found(key: str) -> tuple[Family, VariantInfo]:
+    """A listed variant's family (loaded) and description, kept (a request's variant is looked up
+    again and again); a :class:`KeyError` for an id that is not listed (not kept)."""
+    listed, variant = _listed_index()[key]
+    fam = family(listed.name)
+    for info in fam.variants():
+        if info.id == variant.id:
+            return fam, info
+    raise FamilyError(f"the {fam.name} family's catalog lists a variant {variant.id!r} it does not offer")
+
+
+def _unknown(variant_id: str) -> FamilyError:
+    listed = "; ".join(
+        f"{name}: {', '.join(v.id for v in found.variants)}"
+        for name, found in catalogs().items()
+        if found.variants
+    )
+    key = _key(variant_id)
+    hint = f" ({key!r} is a family; name one of its variants)" if key in _targets() else ""
+    return FamilyError(f"unknown variant {variant_id!r}{hint} (variants: {listed})")
