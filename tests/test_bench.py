@@ -59,6 +59,7 @@ SMOKE = {
     "bench_maps.py": ["--repeat", "1"],
     "bench_request_line.py": ["--lines", "10", "--repeat", "1"],
     "bench_routes.py": ["--calls", "5", "--repeat", "1"],
+    "bench_startup.py": ["--repeat", "1"],
     "bench_twin_earths.py": ["--games", "1", "--phases", "4", "--repeat", "1"],
     "make_mila_fixtures.py": ["--check"],
 }
@@ -67,6 +68,13 @@ SMOKE = {
 REPORTED = {
     # Each board drawn from real geography against its cells, with both sizes of the SVG.
     "bench_maps.py": [r"^standard\s+\d+\.\dms\s+\d+\.\dms\s+\d+\.\d\d\s+\d+kB\s+\d+kB$"],
+    # Each command's wall and CPU time, and its CPU time against Python's own start.
+    "bench_startup.py": [
+        r"^python -c pass\s+\d+ms\s+\d+ms\s+1\.0$",
+        r"^interboard --help\s+\d+ms\s+\d+ms\s+\d+\.\d$",
+        r"^interboard variants\s+\d+ms\s+\d+ms\s+\d+\.\d$",
+        r"^interboard odds \(3 infantry against 2\)\s+\d+ms\s+\d+ms\s+\d+\.\d$",
+    ],
     # The seats' client played whole rounds (views, trees, orders, Readies) with nothing refused.
     # The server's own count of its service's CPU reached the report: not nothing, for the views;
     # and its count of the writes committed in the event loops' batches.

@@ -10,6 +10,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from interboard.cli.main import app
+from interboard.games import BUILTIN
 
 runner = CliRunner()
 
@@ -250,3 +251,48 @@ def test_serve_refuses_an_unknown_sqlite_synchronous_setting_before_starting(tmp
     assert result.exit_code == 2, result.output
     assert "synchronous= is full or normal, not 'off'" in result.output
     assert "Traceback" not in result.output and "serving on" not in result.output
+
+
+LOADED = """
+import json, sys
+from interboard.cli.main import main
+sys.argv[0] = "interboard"
+try:
+    main()
+except SystemExit as done:
+    assert not done.code, done.code
+print("LOADED", json.dumps(sorted(m for m in sys.modules if m.startswith("interboard.games."))))
+"""
+
+
+def family_modules_loaded_by(*args: str) -> dict[str, list[str]]:
+    """The modules of each family (its catalog and its package's ``__init__`` aside) that
+    ``interboard ARGS`` imported, run as a new process: a family is loaded only where it is used."""
+    proc = subprocess.run(
+        [sys.executable, "-c", LOADED, *args], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    line = next(line for line in proc.stdout.splitlines() if line.startswith("LOADED "))
+    loaded: dict[str, list[str]] = {}
+    for name in json.loads(line.removeprefix("LOADED ")):
+        parts = name.split(".")
+        if len(parts) > 3 and parts[2] in BUILTIN and parts[3] != "catalog":
+            loaded.setdefault(parts[2], []).append(name)
+    return loaded
+
+
+def test_the_help_and_the_variants_list_load_no_family() -> None:
+    """Not a timing test: ``interboard --help`` and ``interboard variants`` read the families'
+    catalogs and import nothing of their engines, bots or commands (``bench/bench_startup.py`` times
+    them)."""
+    assert family_modules_loaded_by("--help") == {}
+    assert family_modules_loaded_by("variants") == {}
+
+
+def test_a_familys_command_loads_its_family_alone() -> None:
+    battle = ("aa_europe_1999", "--attack", "3 infantry", "--defend", "infantry")
+    loaded = family_modules_loaded_by("odds", *battle)
+    assert list(loaded) == ["axis_allies"]
+    # The calculator's modules only: not the family's adapter, engine, bots or drawing.
+    names = {name.rpartition(".")[2] for name in loaded["axis_allies"]}
+    assert {"cli", "odds"} <= names and not {"family", "engine", "bots", "drawing", "combat"} & names

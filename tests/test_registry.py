@@ -4,16 +4,30 @@ is not the turn's owner, with its own deadline and its default."""
 
 from __future__ import annotations
 
+import ast
+import importlib
+import inspect
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from importlib.metadata import EntryPoint
+from pathlib import Path
 
 import pytest
+import typer
 from sqlalchemy import Engine
 
 import interboard.games as registry
 from interboard.conformance import check_variant
-from interboard.games import BUILTIN, families, family, find_variant
+from interboard.games import (
+    BUILTIN,
+    CATALOGS,
+    catalog,
+    catalogs,
+    families,
+    family,
+    find_variant,
+    listed_variant,
+)
 from interboard.games.protocol import FamilyError
 from interboard.service.games import GameService, NewGame
 
@@ -27,11 +41,22 @@ def duel(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         return [point] if group == registry.ENTRY_POINT_GROUP else []
 
     monkeypatch.setattr(registry, "entry_points", entry_points)
-    registry.families.cache_clear()
-    registry._variant_index.cache_clear()
+    forget_what_the_registry_found()
     yield
-    registry.families.cache_clear()
-    registry._variant_index.cache_clear()
+    forget_what_the_registry_found()
+
+
+def forget_what_the_registry_found() -> None:
+    for found in (
+        registry._targets,
+        registry._family,
+        registry.families,
+        registry.catalogs,
+        registry._listed_index,
+        registry._variant_index,
+        registry._found,
+    ):
+        found.cache_clear()
 
 
 def test_builtin_families_and_an_unknown_one() -> None:
@@ -42,6 +67,54 @@ def test_builtin_families_and_an_unknown_one() -> None:
         family("chess")
     fam, info = find_variant("Twin-Earths-3")
     assert (fam.name, info.id) == ("diplomacy", "twin_earths_3")
+    listed, variant = listed_variant("Twin-Earths-3")
+    assert (listed.name, variant.id) == ("diplomacy", "twin_earths_3")
+    with pytest.raises(FamilyError, match=r"unknown family .chess. \(families: diplomacy, globalwar"):
+        catalog("chess")
+    with pytest.raises(FamilyError, match=r"unknown variant 'diplomacy' \('diplomacy' is a family.*standard"):
+        listed_variant("diplomacy")
+
+
+@pytest.mark.parametrize("name", list(BUILTIN))
+def test_a_builtin_familys_catalog_lists_what_the_family_offers(name: str) -> None:
+    """The catalog is read instead of the family by ``interboard variants`` and ``--help`` and to
+    find a variant's family: its names, variants and commands are the family's own."""
+    listed, fam = catalog(name), family(name)
+    assert list(catalogs()) == list(BUILTIN) == list(CATALOGS)
+    assert (listed.name, listed.title, listed.cli) == (fam.name, fam.title, fam.cli)
+    offered = [(v.id, v.title, v.description) for v in fam.variants()]
+    assert [(v.id, v.title, v.description) for v in listed.variants] == offered
+    module = importlib.import_module(fam.cli) if fam.cli else None
+    registered = {}
+    if module is not None and hasattr(module, "register"):
+        app = typer.Typer()
+        module.register(app)
+        registered = {
+            name: inspect.cleandoc(command.help or "").split("\n\n")[0].strip()
+            for name, command in typer.main.get_group(app).commands.items()
+        }
+    assert listed.commands is not None
+    assert {c.name: c.summary for c in listed.commands} == registered
+
+
+@pytest.mark.parametrize("package", ["interboard.games.diplomacy", "interboard.games.globalwar"])
+def test_a_family_package_loads_its_names_when_asked_for(package: str) -> None:
+    """Its names are listed three times (``games/lazy.py``): imported for the type checker, in the
+    table the interpreter loads them by, and in ``__all__``; the three agree, and each name is the
+    object its module defines."""
+    module = importlib.import_module(package)
+    assert module.__file__ is not None
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    checked = next(node for node in tree.body if isinstance(node, ast.If))
+    typed = {alias.name for node in checked.body if isinstance(node, ast.ImportFrom) for alias in node.names}
+    call = next(node for node in ast.walk(checked) if isinstance(node, ast.Call))
+    table = ast.literal_eval(call.args[1])
+    loaded = {name for names in table.values() for name in names.split()}
+    assert typed == loaded == set(module.__all__)
+    for relative, names in table.items():
+        defined = importlib.import_module(relative, package)
+        for name in names.split():
+            assert getattr(module, name) is getattr(defined, name)
 
 
 @pytest.mark.usefixtures("duel")
@@ -49,6 +122,12 @@ def test_an_installed_family_is_listed_and_passes_the_conformance_suite() -> Non
     assert list(families()) == [*BUILTIN, "duel"]
     fam, info = find_variant("duel")
     assert fam.name == "duel" and info.seats == ("A", "B")
+    listed = catalogs()["duel"]  # read from the family itself, which keeps no catalog
+    assert (listed.title, [v.id for v in listed.variants], listed.commands) == (
+        "Duel (a test family)",
+        ["duel"],
+        (),
+    )
     report = check_variant("duel", seed=2, max_steps=200)
     assert report.over and report.steps > 4
 
@@ -114,8 +193,6 @@ def test_the_same_seed_gives_the_same_dice(store: Engine) -> None:
 
 
 def test_every_variant_names_rule_pages_that_exist() -> None:
-    from pathlib import Path
-
     from interboard.games import variants
 
     pages = Path(__file__).resolve().parents[1] / "docs" / "rules"

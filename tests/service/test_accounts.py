@@ -29,7 +29,9 @@ from sqlalchemy.orm import Session
 
 from interboard.service.accounts import common_passwords
 from interboard.service.api import RateLimits, create_app
-from interboard.service.games import NewGame, Unauthorized, utcnow
+from interboard.service.clock import utcnow
+from interboard.service.errors import Unauthorized
+from interboard.service.games import NewGame
 from interboard.service.http import SESSION_COOKIE
 from interboard.service.mail import MailConfig
 from interboard.service.models import AccountRow, GameRow, SeatRow

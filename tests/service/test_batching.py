@@ -11,7 +11,7 @@ from contextlib import contextmanager
 import pytest
 
 from interboard.service.batching import WriteBatches
-from interboard.service.games import Conflict, WouldWait
+from interboard.service.errors import Conflict, WouldWait
 
 
 class FakeDatabase:

@@ -16,15 +16,10 @@ from pydantic_core import to_json
 from sqlalchemy import Connection, Engine, func, select
 
 from interboard.service.cache import NotKept
-from interboard.service.games import (
-    AT_ONCE_BUSY_WAIT_MS,
-    SET_READY,
-    Conflict,
-    GameService,
-    Invalid,
-    NewGame,
-    WouldWait,
-)
+from interboard.service.errors import Conflict, Invalid, WouldWait
+from interboard.service.games import GameService, NewGame
+from interboard.service.games.core import AT_ONCE_BUSY_WAIT_MS
+from interboard.service.games.statements import SET_READY
 from interboard.service.models import PhaseRow
 from interboard.service.store import SQLITE_BUSY_TIMEOUT_S, open_store
 

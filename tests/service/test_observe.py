@@ -24,7 +24,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import create_engine
 
 from interboard.service.api import ENVIRONMENT, RateLimits, app_from_environment, create_app, serving_config
-from interboard.service.games import utcnow
+from interboard.service.clock import utcnow
 from interboard.service.observe import (
     LATENCY_BUCKETS,
     SHARED_METRICS_DIR,

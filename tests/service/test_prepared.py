@@ -9,8 +9,8 @@ from typing import Any
 
 from sqlalchemy import Engine, select, update
 
-from interboard.service import games as g
 from interboard.service.games import GameService, NewGame
+from interboard.service.games import statements as g
 from interboard.service.models import GameRow, OrdersRow
 from interboard.service.prepared import SHARED_KEPT, Prepared, _converted_once
 from interboard.service.security import hash_token

@@ -8,14 +8,15 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from ..games import families
 from ..games.protocol import Family, FamilyError, OptionValue, VariantInfo
-from ..games.record import Match, RecordError
-from ..games.record import replay as replay_record
+
+if TYPE_CHECKING:
+    from ..games.record import Match
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
@@ -57,6 +58,9 @@ def hooks(name: str) -> dict[str, Any]:
 def load_any_record(path: Path, until: str | int | None = None) -> Match:
     """A record of any known format, replayed (native formats are converted first); ``until`` stops
     at that decision point, named or numbered from 0."""
+    from ..games.record import RecordError
+    from ..games.record import replay as replay_record
+
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:

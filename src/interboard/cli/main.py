@@ -2,8 +2,11 @@
 
 The commands here know no family by name: they reach families through the registry
 (:mod:`interboard.games`) and the protocol. A family adds its own commands (``adjudicate``,
-``odds``) through its CLI module (``register(app)``), may have its own local play
+``odds``) through its CLI module (``register(app)``), listed in its catalog so that the module is
+imported only when one of them is run (``families.py``), may have its own local play
 (``play(variant, args)``), and may read its own record formats (``REPLAYERS``, ``CONVERTERS``).
+A family is loaded only by a command that uses it: ``interboard --help`` and ``interboard
+variants`` load none.
 """
 
 from __future__ import annotations
@@ -18,20 +21,20 @@ from typing import Annotated, Any
 
 import typer
 
-from ..bots.random_player import random_submission
-from ..games import families, find_variant
-from ..games import variants as all_variants
+from ..games import catalog, catalogs, find_variant
+from ..games import family as get_family
 from ..games.protocol import FamilyError, OptionValue
-from ..games.record import FORMAT as RECORD_FORMAT
-from ..games.record import Match, RecordError
-from ..games.record import replay as replay_record
 from .common import fail, family_cli, hooks, load_any_record
+from .families import Commands
 from .render import render as render_svg
 from .scenario import app as scenario_app
 from .selfplay import selfplay as selfplay_command
 
 app = typer.Typer(
-    add_completion=False, no_args_is_help=True, help="interboard: a game master for linked boards."
+    cls=Commands,
+    add_completion=False,
+    no_args_is_help=True,
+    help="interboard: a game master for linked boards.",
 )
 
 
@@ -42,17 +45,18 @@ def variants(
 ) -> None:
     """List the variants interboard can play, by family."""
     try:
-        infos = all_variants(family)
+        listed = [catalog(family)] if family is not None else list(catalogs().values())
     except FamilyError as exc:
         raise fail(str(exc)) from exc
-    shown: str | None = None
-    for info in infos:
-        if info.family != shown:
-            shown = info.family
-            typer.echo(f"{families()[info.family].title} ({info.family}):")
-        typer.echo(f"  {info.id:15} {info.title}: {info.description}")
-        if options:
-            for opt in info.options:
+    for fam in listed:
+        if not fam.variants:
+            continue
+        typer.echo(f"{fam.title} ({fam.name}):")
+        # The families' catalogs name the variants; their options are the families' own (loaded).
+        infos = {info.id: info for info in get_family(fam.name).variants()} if options else {}
+        for variant in fam.variants:
+            typer.echo(f"  {variant.id:15} {variant.title}: {variant.description}")
+            for opt in infos[variant.id].options if options else ():
                 allowed = f" ({'|'.join(opt.choices)})" if opt.choices else ""
                 typer.echo(f"  {'':15}   --option {opt.name}={_shown(opt.default)}{allowed}: {opt.help}")
 
@@ -98,6 +102,10 @@ def replay(
     ] = None,
 ) -> None:
     """Replay a saved game phase by phase and report where it differs from the record."""
+    from ..games.record import FORMAT as RECORD_FORMAT
+    from ..games.record import RecordError
+    from ..games.record import replay as replay_record
+
     try:
         data = json.loads(file.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -138,6 +146,9 @@ def bench(
     generic random player, and the processing of each decision point.
 
     The adjudicator alone against MILA on recorded phases: bench/bench_adjudicate.py."""
+    from ..bots.random_player import random_submission
+    from ..games.record import Match
+
     try:
         fam, info = find_variant(variant)
     except FamilyError as exc:
@@ -471,11 +482,6 @@ def serve(
 app.command("render")(render_svg)
 app.add_typer(scenario_app, name="scenario")
 app.command("selfplay")(selfplay_command)
-
-for _family in families().values():
-    _module = family_cli(_family)
-    if _module is not None and hasattr(_module, "register"):
-        _module.register(app)
 
 
 def main() -> None:

@@ -9,7 +9,6 @@ import typer
 
 from ..games import find_variant
 from ..games.protocol import FamilyError
-from ..games.record import Match
 from .common import fail, load_any_record, parse_options
 
 
@@ -32,6 +31,8 @@ def render(
     seed: Annotated[int, typer.Option(help="Seed of a variant's start (Global War's deal).")] = 1,
 ) -> None:
     """Draw a map as SVG: a variant's start, or one phase of a saved game with its orders and results."""
+    from ..games.record import Match
+
     path = Path(source)
     try:
         if not path.exists():
@@ -57,6 +58,8 @@ def render(
 
 
 def _render_record(path: Path, phase: str | None, title: str | None) -> str:
+    from ..games.record import Match
+
     played = load_any_record(path)
     fam, variant = played.family, played.info.id
     if phase is None:

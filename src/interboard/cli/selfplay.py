@@ -5,17 +5,18 @@ from __future__ import annotations
 import time
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from ..games import find_variant
 from ..games.protocol import FamilyError
-from ..selfplay import GameResult, SelfPlayError, Summary, make_specs, run, summarise
 from .common import parse_options
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from ..selfplay import Summary
 
 
 class Backend(StrEnum):
@@ -55,6 +56,12 @@ def selfplay(
 ) -> None:
     """Let bots play full games against each other, write each game as a record, and tabulate the
     wins, draws and losses of each bot, the game lengths and the speed."""
+    # Imported here, not with the module: ``interboard --help`` lists this command without them.
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ..selfplay import GameResult, SelfPlayError, make_specs, run, summarise
+
     console = Console()
     try:
         fam, info = find_variant(variant)
@@ -94,6 +101,8 @@ def selfplay(
 
 
 def summary_table(summary: Summary, variant: str) -> Table:
+    from rich.table import Table
+
     table = Table(
         title=f"{summary.games} {variant} games: {summary.mean_years:.1f} rounds, "
         f"{summary.mean_phases:.1f} decision points each on average; "

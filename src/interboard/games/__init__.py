@@ -8,25 +8,38 @@ interboard adds one through the entry point group ``interboard.families``, namin
     [project.entry-points."interboard.families"]
     chess = "mypackage.family:FAMILY"
 
-Families load lazily: importing this module imports no family.
+Families load lazily: importing this module imports no family, and a family is loaded when it is
+first asked for (:func:`family`, :func:`find_variant`), alone. What is listed of a family before
+that (its title, its variants' names, its commands) is its :class:`~.protocol.Catalog`: a built-in
+family's is a light module of its own (:data:`CATALOGS`), so that ``interboard variants`` and
+``interboard --help`` load no engine; an installed family is loaded to be listed.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from functools import cache
-from importlib.metadata import entry_points
+from typing import TYPE_CHECKING
 
-from .protocol import Family, FamilyError, VariantInfo
+from .protocol import Catalog, Family, FamilyError, ListedVariant, VariantInfo
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 __all__ = [
     "BUILTIN",
+    "CATALOGS",
+    "Catalog",
     "Family",
     "FamilyError",
     "VariantInfo",
+    "catalog",
+    "catalogs",
     "families",
     "family",
     "find_variant",
+    "listed_variant",
     "variants",
 ]
 
@@ -38,36 +51,106 @@ BUILTIN: dict[str, str] = {
 }
 """Family name -> ``module:attribute`` of its protocol object."""
 
+CATALOGS: dict[str, str] = {
+    "diplomacy": "interboard.games.diplomacy.catalog:CATALOG",
+    "globalwar": "interboard.games.globalwar.catalog:CATALOG",
+    "axis_allies": "interboard.games.axis_allies.catalog:CATALOG",
+    "hexwar": "interboard.games.hexwar.catalog:CATALOG",
+}
+"""Family name -> ``module:attribute`` of a built-in family's :class:`~.protocol.Catalog`."""
+
 ENTRY_POINT_GROUP = "interboard.families"
 
 
-def _load(target: str) -> Family:
+def entry_points(group: str) -> Sequence[EntryPoint]:
+    """The installed packages' entry points of ``group`` (``importlib.metadata`` is imported only
+    when they are first looked for: it costs more than this whole module)."""
+    from importlib.metadata import entry_points as installed
+
+    return installed(group=group)
+
+
+def _import(target: str) -> object:
     module_name, _, attribute = target.partition(":")
-    obj = getattr(importlib.import_module(module_name), attribute)
+    return getattr(importlib.import_module(module_name), attribute)
+
+
+def _load(target: str) -> Family:
+    obj = _import(target)
     if not isinstance(obj, Family):
         raise FamilyError(f"{target} is not a rule family (it lacks part of the family protocol)")
     return obj
 
 
 @cache
-def families() -> dict[str, Family]:
-    """Every family, built-in first, then those installed through entry points, by name."""
-    found = {name: _load(target) for name, target in BUILTIN.items()}
+def _targets() -> dict[str, str]:
+    """Every family's name and its object's ``module:attribute``, built-in first, then those
+    installed through entry points (a name taken already is skipped)."""
+    found = dict(BUILTIN)
     for ep in entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name not in found:
-            found[ep.name] = _load(ep.value)
-    for name, fam in found.items():
-        if fam.name != name:
-            raise FamilyError(f"family registered as {name!r} calls itself {fam.name!r}")
+        found.setdefault(ep.name, ep.value)
     return found
 
 
+@cache
+def _family(name: str) -> Family:
+    fam = _load(_targets()[name])
+    if fam.name != name:
+        raise FamilyError(f"family registered as {name!r} calls itself {fam.name!r}")
+    return fam
+
+
+@cache
+def families() -> dict[str, Family]:
+    """Every family, built-in first, then those installed through entry points, by name (every one
+    is loaded)."""
+    return {name: _family(name) for name in _targets()}
+
+
 def family(name: str) -> Family:
-    """The family called ``name``; an unknown name is a :class:`FamilyError` listing the known ones."""
-    try:
-        return families()[name]
-    except KeyError:
-        raise FamilyError(f"unknown family {name!r} (families: {', '.join(families())})") from None
+    """The family called ``name`` (loaded, alone, when first asked for); an unknown name is a
+    :class:`FamilyError` listing the known ones."""
+    if name not in _targets():
+        raise FamilyError(f"unknown family {name!r} (families: {', '.join(_targets())})")
+    return _family(name)
+
+
+@cache
+def catalogs() -> dict[str, Catalog]:
+    """What is listed of every family, in the order of :func:`families`: a built-in family's
+    catalog is read without loading the family; an installed family is loaded to be listed."""
+    found: dict[str, Catalog] = {}
+    for name in _targets():
+        if name in CATALOGS:
+            listed = _import(CATALOGS[name])
+            if not isinstance(listed, Catalog):
+                raise FamilyError(f"{CATALOGS[name]} is not a family's catalog")
+        else:
+            listed = Catalog.of(_family(name))
+        if listed.name != name:
+            raise FamilyError(f"family registered as {name!r} lists itself as {listed.name!r}")
+        found[name] = listed
+    return found
+
+
+def catalog(name: str) -> Catalog:
+    """What is listed of the family called ``name``; an unknown name is the :class:`FamilyError` of
+    :func:`family`."""
+    if name not in _targets():
+        family(name)  # raises
+    return catalogs()[name]
+
+
+@cache
+def _listed_index() -> dict[str, tuple[Catalog, ListedVariant]]:
+    index: dict[str, tuple[Catalog, ListedVariant]] = {}
+    for listed in catalogs().values():
+        for variant in listed.variants:
+            if variant.id in index:
+                other = index[variant.id][0].name
+                raise FamilyError(f"variant {variant.id!r} is offered by both {other} and {listed.name}")
+            index[variant.id] = (listed, variant)
+    return index
 
 
 @cache
@@ -83,25 +166,55 @@ def _variant_index() -> dict[str, tuple[Family, VariantInfo]]:
 
 
 def variants(family_name: str | None = None) -> list[VariantInfo]:
-    """Every variant of every family (or of one family), grouped by family."""
+    """Every variant of every family (or of one family), grouped by family (every family it names
+    is loaded: :func:`catalogs` lists them without)."""
     if family_name is not None:
         return family(family_name).variants()
     return [info for _, info in _variant_index().values()]
 
 
+def _key(variant_id: str) -> str:
+    return variant_id.strip().lower().replace("-", "_")
+
+
+def listed_variant(variant_id: str) -> tuple[Catalog, ListedVariant]:
+    """The catalog of a variant's family and the variant's names, by its id (``Twin-Earths-3`` reads
+    as ``twin_earths_3``), with no family loaded. An unknown id is a :class:`FamilyError` that lists
+    the variants of every family."""
+    found = _listed_index().get(_key(variant_id))
+    if found is None:
+        raise _unknown(variant_id)
+    return found
+
+
 def find_variant(variant_id: str) -> tuple[Family, VariantInfo]:
-    """The family and description of a variant by its id (``Twin-Earths-3`` reads as ``twin_earths_3``).
-    An unknown id is a :class:`FamilyError` that lists the variants of every family."""
-    key = variant_id.strip().lower().replace("-", "_")
+    """The family and description of a variant by its id (``Twin-Earths-3`` reads as ``twin_earths_3``);
+    the family is loaded, alone. An unknown id is a :class:`FamilyError` that lists the variants of
+    every family."""
     try:
-        return _variant_index()[key]
+        return _found(_key(variant_id))
     except KeyError:
-        pass
-    by_family: dict[str, list[str]] = {}
-    for fam, info in _variant_index().values():
-        by_family.setdefault(fam.name, []).append(info.id)
-    listed = "; ".join(f"{name}: {', '.join(ids)}" for name, ids in by_family.items())
-    hint = ""
-    if key in families():
-        hint = f" ({key!r} is a family; name one of its variants)"
-    raise FamilyError(f"unknown variant {variant_id!r}{hint} (variants: {listed})")
+        raise _unknown(variant_id) from None
+
+
+@cache
+def _found(key: str) -> tuple[Family, VariantInfo]:
+    """A listed variant's family (loaded) and description, kept (a request's variant is looked up
+    again and again); a :class:`KeyError` for an id that is not listed (not kept)."""
+    listed, variant = _listed_index()[key]
+    fam = family(listed.name)
+    for info in fam.variants():
+        if info.id == variant.id:
+            return fam, info
+    raise FamilyError(f"the {fam.name} family's catalog lists a variant {variant.id!r} it does not offer")
+
+
+def _unknown(variant_id: str) -> FamilyError:
+    listed = "; ".join(
+        f"{name}: {', '.join(v.id for v in found.variants)}"
+        for name, found in catalogs().items()
+        if found.variants
+    )
+    key = _key(variant_id)
+    hint = f" ({key!r} is a family; name one of its variants)" if key in _targets() else ""
+    return FamilyError(f"unknown variant {variant_id!r}{hint} (variants: {listed})")

@@ -142,6 +142,47 @@ class VariantInfo:
 
 
 @dataclass(frozen=True)
+class ListedVariant:
+    """A variant as its family's catalog lists it: the names :class:`VariantInfo` gives it too."""
+
+    id: str
+    title: str
+    description: str
+
+
+@dataclass(frozen=True)
+class ListedCommand:
+    """A command of a family's CLI module as ``interboard --help`` lists it: its name, and the first
+    paragraph of its help, as written in its docstring (line breaks kept)."""
+
+    name: str
+    summary: str
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """What is known of a family before it is loaded: its names, its variants' names and its
+    commands. A built-in family keeps its catalog in a module that imports nothing of its rules
+    (``catalog.py``), so that listing the variants or the commands, or finding the family of a
+    variant, loads no engine; the tests check each catalog against its family."""
+
+    name: str
+    title: str
+    variants: tuple[ListedVariant, ...]
+    cli: str | None = None
+    """The family's CLI module (:attr:`Family.cli`)."""
+    commands: tuple[ListedCommand, ...] | None = ()
+    """The commands its CLI module registers (``register(app)``); ``None``: not listed (the CLI
+    imports the module when it starts, to register them)."""
+
+    @classmethod
+    def of(cls, family: Family) -> Catalog:
+        """The catalog of a family loaded already (one that keeps none): its commands unlisted."""
+        listed = tuple(ListedVariant(v.id, v.title, v.description) for v in family.variants())
+        return cls(family.name, family.title, listed, family.cli, None if family.cli else ())
+
+
+@dataclass(frozen=True)
 class Pending:
     """The decision point a game is at: who must decide, what kind of decision, whose turn."""
 

@@ -27,7 +27,7 @@ from .accounts import (
     Account,
     AccountService,
 )
-from .games import titles
+from .games.views import titles
 from .http import BODY_ERRORS, SESSION_COOKIE, TOKEN, GameId, SessionToken, errors
 from .limits import Limiter, client_address
 from .schemas import NO_NUL, Strict

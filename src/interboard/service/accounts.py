@@ -43,7 +43,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 from ..games import family as get_family
-from .games import Conflict, Forbidden, Invalid, NotFound, Unauthorized, utcnow
+from .clock import utcnow
+from .errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from .limits import TooManyRequests
 from .mail import Job, Mailer, Notice
 from .models import (

@@ -42,16 +42,10 @@ from . import account_api
 from .accounts import AccountNotices, AccountService
 from .batching import WriteBatches
 from .cache import NotKept
-from .games import (
-    MAX_DEADLINE,
-    MAX_MESSAGE,
-    MAX_ORDERS,
-    SEAT_WRITE_ATTEMPTS,
-    GameService,
-    NewGame,
-    ServiceError,
-    Unavailable,
-)
+from .errors import ServiceError, Unavailable
+from .games import GameService, NewGame
+from .games.core import SEAT_WRITE_ATTEMPTS
+from .games.requests import MAX_DEADLINE, MAX_MESSAGE, MAX_ORDERS
 from .http import (
     BODY_ERRORS,
     ERRORS,

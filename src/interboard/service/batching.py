@@ -24,7 +24,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any, TypeVar
 
-from .games import WouldWait
+from .errors import WouldWait
 
 T = TypeVar("T")
 

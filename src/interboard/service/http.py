@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .games import Unauthorized
+from .errors import Unauthorized
 
 log = logging.getLogger(__name__)
 

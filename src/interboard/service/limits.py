@@ -34,7 +34,7 @@ from dataclasses import dataclass, fields, replace
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .games import ServiceError
+from .errors import ServiceError
 from .http import BodyTimeout, BodyWatch, awaits_body, bearer, body_arrival, unread_body
 
 UNLIMITED_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})

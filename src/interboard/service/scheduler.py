@@ -6,7 +6,7 @@ seconds for what a crash may have left due (a phase whose last Ready was stored 
 With e-mail notices on, it also wakes at the earliest time a deadline's warning is due (the deadline
 less the warning's lead) and sends the warnings then due (``GameService.warn_deadlines``).
 Idle games cost nothing between: no query runs until one of these comes. Any number of processes
-may run a scheduler on one database: processing is exactly-once (``games.py``), so the first to
+may run a scheduler on one database: processing is exactly-once (``games/processing.py``), so the first to
 get there moves the game on and the others find nothing to do.
 """
 

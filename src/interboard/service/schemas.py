@@ -29,7 +29,7 @@ from ..bots.seats import bot_names
 from ..games import family as get_family
 from ..games import variants
 from ..games.protocol import Option, VariantInfo
-from .games import MAX_DEADLINE, MISSED_ORDERS, PRESS_RULES, has_nul
+from .games.requests import MAX_DEADLINE, MISSED_ORDERS, PRESS_RULES, has_nul
 
 
 class Strict(BaseModel):

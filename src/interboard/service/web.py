@@ -27,7 +27,8 @@ from starlette.responses import Response
 from ..games import family as get_family
 from ..games import find_variant, variants
 from ..games.protocol import FamilyError, VariantInfo
-from .games import GameService, Invalid, NotFound
+from .errors import Invalid, NotFound
+from .games import GameService
 from .http import OPTIONAL_AUTH, GameId, OptionalToken, errors
 
 PACKAGE = files("interboard.service")

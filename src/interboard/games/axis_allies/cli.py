@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from .. import find_variant
+from .. import listed_variant
 from ..protocol import FamilyError
 from .actions import ActionSyntaxError, parse_counts
 from .gamedata import GameData, game_data
@@ -73,7 +73,7 @@ def odds(
     """The chances of a battle fought to the end: each side's chance to win, the chance both die, and
     the expected losses in IPCs. Casualties are taken cheapest first unless an order is given."""
     try:
-        fam, info = find_variant(variant)
+        fam, info = listed_variant(variant)  # the family is not loaded: the calculator needs its data alone
     except FamilyError as exc:
         raise _fail(str(exc)) from None
     if fam.name != "axis_allies":

@@ -5,32 +5,56 @@ act and returns the next state and a typed result (every die rolled); ``legal_ac
 what that player may do. Actions are read from text by ``parse_action`` and written by ``action_text``.
 """
 
-from .actions import (
-    Action,
-    Attack,
-    Deploy,
-    EndAttack,
-    EndTurn,
-    Exchange,
-    Fortify,
-    Give,
-    GiveContinent,
-    MoveIn,
-    Place,
-    Surrender,
-    TradeCards,
-    action_text,
-    parse_action,
-)
-from .engine import check, step
-from .errors import ActionSyntaxError, GlobalWarError, IllegalAction, OptionError
-from .game import Match
-from .legal import legal_actions, option_tree
-from .maps import World, world
-from .results import StepResult
-from .rules import MAPS, Fortification, Rules
-from .state import GameState, Phase, new_game, partner_of, player_id, reinforcements
-from .teams import FinishedGame, Standing, standings
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .actions import (
+        Action,
+        Attack,
+        Deploy,
+        EndAttack,
+        EndTurn,
+        Exchange,
+        Fortify,
+        Give,
+        GiveContinent,
+        MoveIn,
+        Place,
+        Surrender,
+        TradeCards,
+        action_text,
+        parse_action,
+    )
+    from .engine import check, step
+    from .errors import ActionSyntaxError, GlobalWarError, IllegalAction, OptionError
+    from .game import Match
+    from .legal import legal_actions, option_tree
+    from .maps import World, world
+    from .results import StepResult
+    from .rules import MAPS, Fortification, Rules
+    from .state import GameState, Phase, new_game, partner_of, player_id, reinforcements
+    from .teams import FinishedGame, Standing, standings
+else:
+    from ..lazy import exports
+
+    __getattr__ = exports(
+        __name__,
+        {
+            ".actions": "Action Attack Deploy EndAttack EndTurn Exchange Fortify Give GiveContinent MoveIn "
+            "Place Surrender TradeCards action_text parse_action",
+            ".engine": "check step",
+            ".errors": "ActionSyntaxError GlobalWarError IllegalAction OptionError",
+            ".game": "Match",
+            ".legal": "legal_actions option_tree",
+            ".maps": "World world",
+            ".results": "StepResult",
+            ".rules": "MAPS Fortification Rules",
+            ".state": "GameState Phase new_game partner_of player_id reinforcements",
+            ".teams": "FinishedGame Standing standings",
+        },
+    )
 
 __all__ = [
     "MAPS",
