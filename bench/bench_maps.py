@@ -7,7 +7,8 @@ Run from the repository root (no extra dependencies)::
 
 For each board whose spaces have outlines (tools/make_real_maps.py), a game of its variant is
 started and one seat's legal orders taken (``Family.legal``), so the drawing carries a seat's
-arrows as the game page asks for it (``Family.draw``, what ``GET /api/games/{id}/map.svg`` calls).
+arrows as the game page asks for it (``Family.draw``, what ``GET /api/games/{id}/map.svg`` calls;
+Axis & Allies draws the position with every stack of pieces).
 The reference is the same position drawn on the same board with its outlines taken away: the
 renderer then shades Voronoi cells around the spaces' points, as it drew every Diplomacy board
 before. Each figure is the median of ``--repeat`` drawings after one to warm the caches; the SVG's
@@ -26,9 +27,17 @@ from collections.abc import Callable
 
 from interboard.board import Board
 from interboard.games import family as get_family
+from interboard.games.axis_allies import drawing as aa_drawing
+from interboard.games.axis_allies.gamedata import game_data
 from interboard.games.diplomacy import variants as diplomacy_variants
 
-VARIANTS = [("diplomacy", "standard"), ("diplomacy", "twin_earths_1")]
+VARIANTS = [
+    ("diplomacy", "standard"),
+    ("diplomacy", "twin_earths_1"),
+    ("axis_allies", "aa_europe_1999"),
+    ("axis_allies", "aa_pacific_2001"),
+    ("axis_allies", "aa_linked_world"),
+]
 
 
 def timed(draw: Callable[[], str], repeat: int) -> tuple[float, str]:
@@ -50,7 +59,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=50)
     args = parser.parse_args()
-    print(f"{'variant':<16} {'real map':>10} {'cells':>10} {'ratio':>7} {'SVG':>9} {'gzipped':>9}")
+    print(f"{'variant':<18} {'real map':>10} {'cells':>10} {'ratio':>7} {'SVG':>9} {'gzipped':>9}")
     for family_id, variant in VARIANTS:
         fam = get_family(family_id)
         state = fam.new_state(variant, {}, seed=1)
@@ -62,17 +71,27 @@ def main() -> int:
             return fam.draw(variant, position, orders, [], "bench")
 
         real_ms, svg = timed(draw, args.repeat)
-        info = diplomacy_variants.get_variant(variant)
-        real = info.board
-        info.__dict__["board"] = without_outlines(real)  # the variant's cached geography
-        try:
-            cells_ms, cells_svg = timed(draw, args.repeat)
-        finally:
-            info.__dict__["board"] = real
+        if family_id == "diplomacy":
+            info = diplomacy_variants.get_variant(variant)
+            real = info.board
+            info.__dict__["board"] = without_outlines(real)  # the variant's cached geography
+            try:
+                cells_ms, cells_svg = timed(draw, args.repeat)
+            finally:
+                info.__dict__["board"] = real
+        else:
+            # The same position through the same drawing, its game's board without outlines.
+            data = game_data(variant)
+            cells = dataclasses.replace(data, board=without_outlines(data.board))
+
+            def draw_cells(cells=cells, position=position) -> str:  # type: ignore[no-untyped-def]
+                return aa_drawing.draw_position(cells, position, "bench")
+
+            cells_ms, cells_svg = timed(draw_cells, args.repeat)
         assert 'class="scenery"' in svg and 'class="scenery"' not in cells_svg
         packed = len(gzip.compress(svg.encode(), 6))
         print(
-            f"{variant:<16} {real_ms:>8.1f}ms {cells_ms:>8.1f}ms {real_ms / cells_ms:>7.2f}"
+            f"{variant:<18} {real_ms:>8.1f}ms {cells_ms:>8.1f}ms {real_ms / cells_ms:>7.2f}"
             f" {len(svg) / 1024:>7.0f}kB {packed / 1024:>7.0f}kB"
         )
     return 0

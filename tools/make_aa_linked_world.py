@@ -19,6 +19,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import mapfile
+
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "src" / "interboard" / "games" / "axis_allies" / "data"
 
@@ -37,11 +39,11 @@ RENAMES = {
 
 ASIA = "Asia links"
 AMERICAS = "America links"
-BOARDS = [("Europe", 1800, 1000), (ASIA, 330, 1100), ("Pacific", 1800, 1100), (AMERICAS, 300, 1100)]
-CARD = 58.0
-"""Drawn radius of an interboard card."""
+STRIP_WIDTH = {ASIA: 330, AMERICAS: 300}
+"""The card strips' widths; they are as high as the boards they join."""
 
-# The interboard spaces of the rules text: kind, the card's place in its strip, and every connection
+# The interboard spaces of the rules text: kind, the card's rectangle in its strip ([x0, y0, x1, y1]:
+# cards that the text joins share an edge, others keep apart), and every connection
 # the text lists (ids after renaming; the text's "Canada & USA" is both North American spaces of
 # that board).
 INTERBOARD: list[dict[str, Any]] = [
@@ -50,7 +52,7 @@ INTERBOARD: list[dict[str, Any]] = [
         "name": "Novosibirsk",
         "kind": "land",
         "board": ASIA,
-        "at": [90, 430],
+        "card": [10, 330, 165, 520],
         "to": ["TURKESTAN", "EVENKI_NATL_OKRUG", "YAKUT_SSR", "TSINGHAI"],
     },
     {
@@ -58,7 +60,7 @@ INTERBOARD: list[dict[str, Any]] = [
         "name": "Evenki Nat'l Okrug",
         "kind": "land",
         "board": ASIA,
-        "at": [80, 230],
+        "card": [10, 120, 165, 330],
         "to": ["SIBERIA", "NOVOSIBIRSK", "YAKUT_SSR"],
     },
     {
@@ -66,7 +68,7 @@ INTERBOARD: list[dict[str, Any]] = [
         "name": "Yakut SSR",
         "kind": "land",
         "board": ASIA,
-        "at": [205, 320],
+        "card": [165, 240, 320, 440],
         "to": ["EVENKI_NATL_OKRUG", "NOVOSIBIRSK", "TSINGHAI", "SUIYUAN", "SOVIET_FAR_EAST"],
     },
     {
@@ -74,7 +76,7 @@ INTERBOARD: list[dict[str, Any]] = [
         "name": "Soviet Far East",
         "kind": "land",
         "board": ASIA,
-        "at": [255, 150],
+        "card": [175, 40, 320, 240],
         "to": ["YAKUT_SSR", "SUIYUAN", "MANCHURIA", "SOVIET_UNION"],
     },
     {
@@ -82,7 +84,7 @@ INTERBOARD: list[dict[str, Any]] = [
         "name": "Red Sea",
         "kind": "sea",
         "board": ASIA,
-        "at": [100, 760],
+        "card": [20, 680, 180, 840],
         "to": ["EASTERN_MEDITERRANEAN", "SZ52"],
     },
     {
@@ -90,7 +92,7 @@ INTERBOARD: list[dict[str, Any]] = [
         "name": "Indian Ocean",
         "kind": "sea",
         "board": ASIA,
-        "at": [225, 920],
+        "card": [150, 900, 320, 1060],
         "to": ["REALLY_SOUTH_ATLANTIC", "SZ50"],
     },
     {
@@ -98,7 +100,7 @@ INTERBOARD: list[dict[str, Any]] = [
         "name": "Really South Atlantic",
         "kind": "sea",
         "board": AMERICAS,
-        "at": [150, 800],
+        "card": [40, 760, 260, 960],
         "to": ["SZ1", "INDIAN_OCEAN", "SOUTH_ATLANTIC"],
     },
     {
@@ -106,7 +108,7 @@ INTERBOARD: list[dict[str, Any]] = [
         "name": "Panama Canal",
         "kind": "sea",
         "board": AMERICAS,
-        "at": [150, 520],
+        "card": [40, 480, 260, 620],
         "to": ["SZ3", "CENTRAL_ATLANTIC"],
     },
     {
@@ -114,7 +116,7 @@ INTERBOARD: list[dict[str, Any]] = [
         "name": "Rocky Mountains",
         "kind": "land",
         "board": AMERICAS,
-        "at": [90, 180],
+        "card": [10, 100, 150, 300],
         "to": ["WESTERN_CANADA", "WESTERN_UNITED_STATES", "GREAT_PLAINS"],
     },
     {
@@ -122,7 +124,7 @@ INTERBOARD: list[dict[str, Any]] = [
         "name": "Great Plains",
         "kind": "land",
         "board": AMERICAS,
-        "at": [215, 300],
+        "card": [150, 200, 290, 400],
         "to": ["ROCKY_MOUNTAINS", "EASTERN_CANADA", "EASTERN_UNITED_STATES"],
     },
 ]
@@ -157,6 +159,27 @@ def _rename(part: str, sid: str) -> str:
     return RENAMES[part].get(sid, (sid, ""))[0]
 
 
+def _share_corners(cards: list[dict[str, Any]]) -> None:
+    """Cards that share an edge use the same points along it, as the loader wants: a corner of one
+    card lying on another's edge becomes a point of that edge too."""
+    corners = {tuple(p) for card in cards for p in card["outline"]}
+    for card in cards:
+        ring = card["outline"]
+        out: list[list[float]] = []
+        for k, p in enumerate(ring):
+            q = ring[(k + 1) % len(ring)]
+            out.append(p)
+            between = [
+                c
+                for c in corners
+                if (c[0] == p[0] == q[0] and min(p[1], q[1]) < c[1] < max(p[1], q[1]))
+                or (c[1] == p[1] == q[1] and min(p[0], q[0]) < c[0] < max(p[0], q[0]))
+            ]
+            between.sort(key=lambda c: abs(c[0] - p[0]) + abs(c[1] - p[1]))
+            out.extend(list(c) for c in between)
+        card["outline"] = out
+
+
 def build() -> tuple[dict[str, Any], dict[str, Any]]:
     europe, europe_map = _load("aa_europe_1999")
     pacific, pacific_map = _load("aa_pacific_2001")
@@ -164,25 +187,48 @@ def build() -> tuple[dict[str, Any], dict[str, Any]]:
     spaces: list[dict[str, Any]] = []
     army: list[list[str]] = []
     fleet: list[list[str]] = []
+    # The two boards as drawn from real geography (tools/make_real_maps.py), each keeping its
+    # outlines, scenery, walls and passages; the card strips between them are as high as they.
+    height = max(m["drawing"]["height"] for m in (europe_map, pacific_map))
+    boards = [
+        {"id": "Europe", "width": europe_map["drawing"]["width"], "height": europe_map["drawing"]["height"]},
+        {"id": ASIA, "width": STRIP_WIDTH[ASIA], "height": height},
+        {
+            "id": "Pacific",
+            "width": pacific_map["drawing"]["width"],
+            "height": pacific_map["drawing"]["height"],
+        },
+        {"id": AMERICAS, "width": STRIP_WIDTH[AMERICAS], "height": height},
+    ]
+    drawing: dict[str, Any] = {"sea_lines": [], "walls": [], "scenery": []}
     for part, board_name, source in (("europe", "Europe", europe_map), ("pacific", "Pacific", pacific_map)):
         for sp in source["spaces"]:
             sid, name = RENAMES[part].get(sp["id"], (sp["id"], sp["name"]))
-            spaces.append({**sp, "id": sid, "name": name, "board": board_name})
+            kept = {k: v for k, v in sp.items() if k not in ("geo", "coast_geo")}
+            spaces.append({**kept, "id": sid, "name": name, "board": board_name})
         for kind, out in (("army", army), ("fleet", fleet)):
             out.extend([_rename(part, a), _rename(part, b)] for a, b in source["adjacency"][kind])
+        drawn = source["drawing"]
+        drawing["label_size"] = drawn["label_size"]
+        for key in ("sea_lines", "walls"):
+            drawing[key] += [[_rename(part, a), _rename(part, b)] for a, b in drawn.get(key, [])]
+        drawing["scenery"] += [{"board": board_name, "polygon": piece} for piece in drawn.get("scenery", [])]
     kinds = {sp["id"]: sp["kind"] for sp in spaces}
     for card in INTERBOARD:
+        x0, y0, x1, y1 = card["card"]
         spaces.append(
             {
                 "id": card["id"],
                 "name": card["name"],
                 "kind": card["kind"],
                 "board": card["board"],
-                "at": card["at"],
-                "radius": CARD,
+                "at": [(x0 + x1) / 2, (y0 + y1) / 2 - 25],
+                "outline": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]],
+                "label_at": [(x0 + x1) / 2, (y0 + y1) / 2 + 40],
             }
         )
         kinds[card["id"]] = card["kind"]
+    _share_corners([sp for sp in spaces if sp["id"] in {c["id"] for c in INTERBOARD}])
     seen: set[tuple[str, str]] = set()
     for card in INTERBOARD:
         for other in card["to"]:
@@ -201,7 +247,8 @@ def build() -> tuple[dict[str, Any], dict[str, Any]]:
         "title": "Axis & Allies: the linked world game",
         "source": "The Europe (1999) and Pacific (2001) boards of this project joined by "
         "tools/make_aa_linked_world.py with the interboard spaces of Rob Daviau's linked game rules.",
-        "boards": [{"id": n, "width": w, "height": h} for n, w, h in BOARDS],
+        "boards": boards,
+        "drawing": drawing,
         "spaces": spaces,
         "adjacency": {"army": army, "fleet": fleet},
     }
@@ -277,7 +324,7 @@ def build() -> tuple[dict[str, Any], dict[str, Any]]:
 
 def main() -> None:
     board, game = build()
-    (DATA / "maps" / "aa_linked_world.json").write_text(json.dumps(board, indent=1) + "\n", encoding="utf-8")
+    (DATA / "maps" / "aa_linked_world.json").write_text(mapfile.dump(board), encoding="utf-8")
     (DATA / "aa_linked_world.json").write_text(json.dumps(game, indent=1) + "\n", encoding="utf-8")
     print(f"{len(board['spaces'])} spaces, {len(game['setup'])} powers set up")
 

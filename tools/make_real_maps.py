@@ -60,7 +60,7 @@ from typing import Any
 
 import mapfile
 
-from interboard.board.outlines import MIN_BORDER, coverage
+from interboard.board.outlines import MIN_BORDER, coverage, within
 from interboard.render.base import label_lines
 
 try:
@@ -469,7 +469,6 @@ def cut_board(
         claimed = claimed.union(area)
         grouped.add(space)
         pieces.extend(Piece(space, p, False) for p in _polygons(area))
-    sea = frame_box.difference(land)
     free_land = land.difference(claimed)
     for group in recipe.get("groups", []):
         names = group["countries"]
@@ -499,10 +498,37 @@ def cut_board(
     for space, shape in _cells(land_sites, free_land, frame_box).items():
         owner = None if space.startswith("~") else space
         pieces.extend(Piece(owner, p, False) for p in _polygons(shape))
+    pieces, land = _archipelagos(recipe.get("archipelagos", {}), pieces, land, first_point)
+    sea = frame_box.difference(land)
     for space, shape in _cells(sea_sites, sea, frame_box).items():
         pieces.extend(Piece(space, p, True) for p in _polygons(shape))
     pieces = [p for p in pieces if p.polygon.area > 1e-3]
     return _resolve(pieces, first_point), first_point
+
+
+def _archipelagos(
+    radii: dict[str, float], pieces: list[Piece], land: Any, first_point: dict[str, tuple[float, float]]
+) -> tuple[list[Piece], Any]:
+    """A space that is a group of islands (Japan, the Philippines, New Zealand) drawn as one, as a
+    printed board joins an archipelago into one territory: the narrow water between its islands
+    becomes its land (a morphological closing: a strait is closed where a disc of ``radius``
+    cannot pass, so capes facing each other across it need a radius well over half its width)."""
+    for space, radius in radii.items():
+        if space not in first_point:
+            raise RecipeError(f"archipelagos: no space {space} on the board")
+        own = [p for p in pieces if p.space == space]
+        joined = unary_union([p.polygon for p in own])
+        closed = joined.buffer(float(radius), quad_segs=4).buffer(-float(radius), quad_segs=4)
+        # Only water is filled: the closing never takes another space's land. A second, small
+        # closing fills the hair-thin water the first leaves where a disc just passes (rounded to
+        # the file's precision it would fold the coast across itself).
+        others = land.difference(joined)
+        grown = unary_union([joined, closed.difference(land)])
+        grown = grown.buffer(1.0, quad_segs=2).buffer(-1.0, quad_segs=2).difference(others)
+        land = land.union(grown)
+        pieces = [p for p in pieces if p.space != space]
+        pieces.extend(Piece(space, p, False) for p in _polygons(grown))
+    return pieces, land
 
 
 # --- Shared borders, as the loader wants them --------------------------------------------------
@@ -558,12 +584,15 @@ def tidy(pieces: list[Piece], min_scenery: float, tolerance: float) -> list[tupl
 
     def rounded(coords: Any) -> Ring:
         ring = [(round(x * factor) / factor, round(y * factor) / factor) for x, y in list(coords)[:-1]]
-        return [p for k, p in enumerate(ring) if p != ring[k - 1]]
+        return _unspiked([p for k, p in enumerate(ring) if p != ring[k - 1]])
 
     out = []
     for piece, geometry in zip(kept, simplified, strict=True):
         main = max(_polygons(geometry), key=lambda g: g.area)
-        out.append((piece, [rounded(main.exterior.coords), *(rounded(r.coords) for r in main.interiors)]))
+        # Only a sea has holes (its island spaces): a sliver of water that simplifying left inside
+        # a land space is that space's.
+        holes = [rounded(r.coords) for r in main.interiors] if piece.sea else []
+        out.append((piece, [rounded(main.exterior.coords), *holes]))
     return _split_edges(out)
 
 
@@ -574,7 +603,22 @@ def _split_edges(shaped: list[tuple[Piece, list[Ring]]]) -> list[tuple[Piece, li
         for ring in rings:
             for p in ring:
                 cells[(int(p[0] // 4), int(p[1] // 4))].add(p)
-    return [(piece, [_split_ring(ring, cells) for ring in rings]) for piece, rings in shaped]
+    return [(piece, [_unspiked(_split_ring(ring, cells)) for ring in rings]) for piece, rings in shaped]
+
+
+def _unspiked(ring: Ring) -> Ring:
+    """Rounding can fold an edge back on itself (a, b, a): a spike of no area, which makes the ring
+    cross itself. Its tip and the repeated point go, until no spike is left."""
+    ring = list(ring)
+    k = 0
+    while len(ring) > 3 and k < len(ring):
+        if ring[k - 1] == ring[(k + 1) % len(ring)]:
+            del ring[k]
+            ring.pop(k % len(ring))
+            k = max(0, k - 2)
+        else:
+            k += 1
+    return ring
 
 
 def _split_ring(ring: Ring, cells: dict[tuple[int, int], set[tuple[float, float]]]) -> Ring:
@@ -693,19 +737,65 @@ def _best_label(
     return None if best is None else (best[0][0], best[1], best[2])
 
 
+def _place_one(
+    polygon: Polygon,
+    wanted: tuple[float, float],
+    clear_of: Any,
+    text: list[str],
+    size: float,
+    clearance: float,
+) -> tuple[tuple[float, tuple[float, float], Any] | None, tuple[float, float]]:
+    """The best spot for ``text`` in ``polygon`` near ``wanted`` (see :func:`place_labels`), and
+    where the space's point goes then."""
+    best = _best_label(polygon, wanted, clear_of(wanted), text, size, 1.5)
+    point = wanted
+    if best is None or best[0] < 1.0:
+        room = min(clearance - 2, 0.9 * polygon.exterior.distance(shapely.ops.polylabel(polygon, 0.5)))
+        deep = polygon.buffer(-room)
+        spots = []
+        x0, y0, x1, y1 = deep.bounds if not deep.is_empty else (0, 0, -1, -1)
+        y = y0
+        while y <= y1:
+            x = x0
+            while x <= x1:
+                if deep.contains(Point(x, y)):
+                    spots.append((x, y))
+                x += 2.0
+            y += 2.0
+        spots.sort(key=lambda p: math.dist(p, wanted))
+        for at in spots[:60]:
+            found = _best_label(polygon, at, clear_of(at), text, size, 2.0)
+            if found is not None and (best is None or found[0] > best[0]):
+                best, point = found, at
+                if found[0] >= 1.0:
+                    break
+    if best is None or best[0] < 0.5:
+        # An island too small for its name: the name goes beside it, as printed boards do.
+        beside = _best_label(polygon, wanted, clear_of(point), text, size, 1.5, reach=2.5 * size)
+        if beside is not None and (best is None or beside[0] >= best[0]):
+            best = beside
+    return best, point
+
+
 def place_labels(
-    spaces: list[dict[str, Any]], polygons: dict[str, Polygon], size: float, frame_box: Polygon
+    spaces: list[dict[str, Any]],
+    polygons: dict[str, Polygon],
+    size: float,
+    frame_box: Polygon,
+    short: dict[str, str] | None = None,
 ) -> dict[str, tuple[float, float]]:
     """A spot for each space's label: its box inside the space, clear of the space's point (where
     the unit and the centre ring go), of split coasts' marks and of every label already placed;
     the nearest such spot to the point. The smallest spaces choose first (they have least room).
     Where the label cannot fit whole beside the point, the point moves (within the space) to where
     it can; failing that, the label goes where most of it lies inside."""
+    short = short or {}
     placed: list[Any] = []
     out: dict[str, tuple[float, float]] = {}
     outside = frame_box.buffer(1000).difference(frame_box.buffer(-1))  # a name stays on the board
     for sp in sorted(spaces, key=lambda sp: polygons[sp["id"]].area):
         polygon = polygons[sp["id"]]
+        sp.pop("label", None)
         text = label_text(sp)
         wanted = (sp["at"][0], sp["at"][1])
         clearance = UNIT_CLEARANCE if sp.get("centre") else UNIT_CLEARANCE - 3
@@ -716,35 +806,16 @@ def place_labels(
         ) -> Any:
             return unary_union([Point(at).buffer(clearance), *coasts, *placed, outside])
 
-        best = _best_label(polygon, wanted, clear_of(wanted), text, size, 1.5)
-        if best is None or best[0] < 1.0:
-            room = min(clearance - 2, 0.9 * polygon.exterior.distance(shapely.ops.polylabel(polygon, 0.5)))
-            deep = polygon.buffer(-room)
-            spots = []
-            x0, y0, x1, y1 = deep.bounds if not deep.is_empty else (0, 0, -1, -1)
-            y = y0
-            while y <= y1:
-                x = x0
-                while x <= x1:
-                    if deep.contains(Point(x, y)):
-                        spots.append((x, y))
-                    x += 2.0
-                y += 2.0
-            spots.sort(key=lambda p: math.dist(p, wanted))
-            for at in spots[:60]:
-                found = _best_label(polygon, at, clear_of(at), text, size, 2.0)
-                if found is not None and (best is None or found[0] > best[0]):
-                    best = found
-                    sp["at"] = [round(at[0], 1), round(at[1], 1)]
-                    if found[0] >= 1.0:
-                        break
-        if best is None or best[0] < 0.5:
-            # An island too small for its name: the name goes beside it, as printed boards do.
-            beside = _best_label(
-                polygon, wanted, clear_of(tuple(sp["at"])), text, size, 1.5, reach=2.5 * size
-            )
-            if beside is not None and (best is None or beside[0] >= best[0]):
-                best = beside
+        best, spot = _place_one(polygon, wanted, clear_of, text, size, clearance)
+        if (best is None or best[0] < 1.0) and sp["id"] in short:
+            # The name has no room: the board writes the short form the recipe gives, if it fits
+            # better.
+            shorter = label_lines(sp["id"], short[sp["id"]])
+            best_short, spot_short = _place_one(polygon, wanted, clear_of, shorter, size, clearance)
+            if best_short is not None and (best is None or best_short[0] > best[0]):
+                best, spot = best_short, spot_short
+                sp["label"] = short[sp["id"]]
+        sp["at"] = [round(spot[0], 1), round(spot[1], 1)]
         if best is None:
             print(f"warning: no room for the label of {sp['id']}", file=sys.stderr)
             continue
@@ -758,7 +829,7 @@ def place_labels(
 def label_text(sp: dict[str, Any]) -> list[str]:
     """What the board writes in a space, as the renderer writes it: its id (``BUL``) or its name,
     on two lines if long (:func:`interboard.render.base.label_lines`)."""
-    return label_lines(sp["id"], sp["name"])
+    return label_lines(sp["id"], sp.get("label") or sp["name"])
 
 
 # --- The board file ----------------------------------------------------------------------------
@@ -805,7 +876,11 @@ def draw(recipe: dict[str, Any], board: dict[str, Any], labels: bool = True) -> 
         for sp in board["spaces"]
     }
     spots = (
-        place_labels(board["spaces"], polygons, font, box(0, 0, frame.width, frame.height)) if labels else {}
+        place_labels(
+            board["spaces"], polygons, font, box(0, 0, frame.width, frame.height), recipe.get("short")
+        )
+        if labels
+        else {}
     )
     for sp in board["spaces"]:
         sp.pop("label_at", None)
@@ -840,6 +915,11 @@ def report(board: dict[str, Any]) -> list[str]:
     walls = {(min(a, b), max(a, b)) for a, b in board.get("drawing", {}).get("walls", [])}
     touching = {(min(ids[i], ids[j]), max(ids[i], ids[j])): length for (i, j), length in shared.items()}
     problems = [f"{ids[i]}{'' if j is None else ' and ' + ids[j]}: {why}" for i, j, why in crossings]
+    for sp in spaces:
+        outline = [tuple(p) for p in sp["outline"]]
+        holes = [[tuple(p) for p in hole] for hole in sp.get("holes", [])]
+        if not within(outline, holes, tuple(sp["at"])):
+            problems.append(f"{sp['id']}: its point {sp['at']} is not inside its outline")
     for pair, length in sorted(touching.items()):
         if length >= MIN_BORDER and pair not in adjacent and pair not in walls:
             problems.append(f"{pair[0]} and {pair[1]} touch ({length:.1f} units) but are not adjacent")

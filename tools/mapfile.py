@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-PLACES = ("geo", "coast_geo", "at", "coast_at", "outline", "holes", "label_at")
+PLACES = ("geo", "coast_geo", "at", "coast_at", "outline", "holes", "label_at", "label")
 """A space's fields that say where it is and how it is drawn, not what it is in the game."""
 
 
@@ -28,7 +28,7 @@ ORDER = (
 
 def _ordered(space: dict[str, Any]) -> dict[str, Any]:
     first = {k: space[k] for k in ORDER if k in space}
-    last = {k: space[k] for k in ("outline", "holes", "label_at") if k in space}
+    last = {k: space[k] for k in ("outline", "holes", "label_at", "label") if k in space}
     return {**first, **{k: v for k, v in space.items() if k not in first and k not in last}, **last}
 
 

@@ -215,6 +215,10 @@ def make_games(api: httpx.Client) -> dict[str, tuple[Game, str, list[str], str]]
     war = with_bots(api, "global_war", "Global War", "P1", "greedy")
     aa = with_bots(api, "aa_europe_1999", "Axis & Allies Europe", "GERMANY", "calculator")
     ready_until(aa, "GERMANY", ".combat_move.")
+    pacific = with_bots(api, "aa_pacific_2001", "Axis & Allies Pacific", "JAPAN", "calculator")
+    ready_until(pacific, "JAPAN", ".combat_move.")
+    world = with_bots(api, "aa_linked_world", "Axis & Allies: the linked world", "GERMANY", "calculator")
+    ready_until(world, "GERMANY", ".combat_move.")
     hexes = with_bots(api, "vernian_wwi", "Vernian WWI", "Germany", "heuristic")
     ready_until(hexes, "Germany", ".movement.")
     stack, country = first_place(hexes, "Germany"), first_place(war, "P1")
@@ -223,6 +227,8 @@ def make_games(api: httpx.Client) -> dict[str, tuple[Game, str, list[str], str]]
         "twin_earths_3": (te3, "GERMANY-Y", [], ""),
         "global_war": (war, "P1", [], country),
         "axis_allies": (aa, "GERMANY", [], "POLAND"),
+        "aa_pacific": (pacific, "JAPAN", [], "JAPAN"),
+        "aa_linked_world": (world, "GERMANY", [], "GERMANY"),
         "vernian_wwi": (hexes, "Germany", [], stack),
     }
 

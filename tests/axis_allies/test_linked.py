@@ -4,8 +4,12 @@ record."""
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ET
 
 from interboard.games.axis_allies.family import FAMILY
+from interboard.games.axis_allies.gamedata import game_data
+
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 def test_a_linked_game_opens_with_the_allies_initial_placement() -> None:
@@ -69,13 +73,51 @@ def test_the_map_shows_patrols_and_convoy_centres() -> None:
     }
     state = state_of(build(case))
     svg = FAMILY.draw("aa_linked_world", FAMILY.view(state), {}, [], "patrols")
-    assert ">UK 1f · CAP<" in svg
-    assert ">Ger 1s · $3 cut by axis<" in svg and ">$5<" in svg
+    assert _stacks(svg, "NORTH_SEA") == [("UK", [("fighter", 1)], "CAP")]
+    assert _stacks(svg, "BRITISH_CONVOY_1") == [("GERMANY", [("submarine", 1)], "")]
+    assert _marks(svg, "BRITISH_CONVOY_1") == "$3 cut by axis"
+    assert _marks(svg, "BRITISH_CONVOY_3") == "$5"
+    germany = game_data("aa_linked_world").territories["GERMANY"]
+    assert _marks(svg, "GERMANY").split() == [str(germany.ipc)]  # its IPCs, as the board prints them
+
+
+def _space_marks(svg: str, space: str) -> ET.Element:
+    root = ET.fromstring(svg)
+    for group in root.iter(f"{SVG}g"):
+        if group.get("class") == "space-label" and group.get("data-space") == space:
+            mark = group.find(f"{SVG}g[@class='mark']")
+            assert mark is not None, f"nothing is drawn on {space}'s point"
+            return mark
+    raise AssertionError(f"no label for {space}")
+
+
+def _stacks(svg: str, space: str) -> list[tuple[str | None, list[tuple[str | None, int]], str]]:
+    """Each power's row on a space: the power, its pieces (type, count) and any word written."""
+    rows = []
+    for row in _space_marks(svg, space).iter(f"{SVG}g"):
+        if row.get("class") != "stack":
+            continue
+        pieces = [
+            (u.get("data-unit"), int(u.get("data-count") or 0))
+            for u in row.iter(f"{SVG}g")
+            if u.get("class") == "unit"
+        ]
+        words = " ".join(t.text or "" for t in row.findall(f"{SVG}g/{SVG}text"))
+        rows.append((row.get("data-power"), pieces, words))
+    return rows
+
+
+def _marks(svg: str, space: str) -> str:
+    """What the board prints on a space itself (its IPCs, a convoy centre's), as text."""
+    for row in _space_marks(svg, space).iter(f"{SVG}g"):
+        if row.get("class") == "territory-marks":
+            return " ".join(t.text or "" for t in row.iter(f"{SVG}text"))
+    return ""
 
 
 def test_the_map_badges_each_powers_units_by_type_and_names_them_on_hover() -> None:
-    """Stacks by type and power, not a count per power: the Soviet Union, the UK and the USA each
-    have their own short name (all three once read "U"), and the legend says what each letter is."""
+    """Stacks by type and power, not a count per power: a row per power in its colour, each type a
+    pictogram with its count (a lone piece shows none), and the legend shows every pictogram."""
     from tests.axis_allies.harness import build, state_of
 
     case = {
@@ -91,11 +133,16 @@ def test_the_map_badges_each_powers_units_by_type_and_names_them_on_hover() -> N
         ],
     }
     svg = FAMILY.draw("aa_europe_1999", FAMILY.view(state_of(build(case))), {}, [], "stacks")
-    assert ">Ger 3i 1a · Sov 2i · UK 1f · US 1b<" in svg
+    assert _stacks(svg, "POLAND") == [
+        ("GERMANY", [("infantry", 3), ("armour", 1)], ""),
+        ("USSR", [("infantry", 2)], ""),
+        ("UK", [("fighter", 1)], ""),
+        ("USA", [("bomber", 1)], ""),
+    ]
     title = svg.split('data-loc="POLAND"', 1)[1].split("</title>", 1)[0]
     assert "Germany: 3 infantry, 1 armour" in title and "Soviet Union: 2 infantry" in title
     assert "United States: 1 bomber" in title
-    assert "Sov: Soviet Union" in svg and "i infantry" in svg and "B battleship" in svg
+    assert "Sov: Soviet Union" in svg and ">infantry<" in svg and ">battleship<" in svg
 
 
 def test_a_seeded_linked_game_between_calculator_bots_plays_to_its_end_through_the_conformance_suite() -> (

@@ -240,3 +240,31 @@ def test_bad_printed_boards_are_named(mutate: Any, message: str) -> None:
     mutate(data)
     with pytest.raises(MapDataError, match=message):
         board_from_data(data, source="pair.json")
+
+
+def test_scenery_of_a_file_of_several_boards_names_its_board() -> None:
+    """Each piece of scenery lies on one printed board, in that board's own units (the linked Axis &
+    Allies world: Europe's Sahara and the Pacific's Siberia)."""
+    data = _two_boards()
+    data["drawing"] = {"scenery": [{"board": "Cards", "polygon": [[5, 5], [35, 5], [35, 115]]}]}
+    board = board_from_data(data, source="pair.json")
+    assert board.scenery == (("Cards", ((5.0, 5.0), (35.0, 5.0), (35.0, 115.0))),)
+    data["drawing"]["scenery"][0]["polygon"][2] = [35, 140]  # beyond the card strip, inside West
+    with pytest.raises(MapDataError, match="outside the 40x120"):
+        board_from_data(data, source="pair.json")
+    data["drawing"]["scenery"] = [[[5, 5], [35, 5], [35, 115]]]
+    with pytest.raises(MapDataError, match=r"drawing.scenery\[0\].*names its board|several boards"):
+        board_from_data(data, source="pair.json")
+    data["drawing"]["scenery"] = [{"board": "East", "polygon": [[5, 5], [35, 5], [35, 115]]}]
+    with pytest.raises(MapDataError, match="board 'East' is not one of the file's boards"):
+        board_from_data(data, source="pair.json")
+
+
+def test_a_space_may_carry_the_short_form_its_board_writes() -> None:
+    data = _two_boards()
+    data["spaces"][0]["label"] = "Alp."
+    board = board_from_data(data, source="pair.json")
+    assert board.space("A").label == "Alp." and board.space("B").label is None
+    data["spaces"][0]["label"] = "  "
+    with pytest.raises(MapDataError, match=r"spaces\[0\] \(A\): label must be the text to write"):
+        board_from_data(data, source="pair.json")

@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 REAL_MAPS = [
     ("interboard.games.diplomacy.data.maps", "standard"),
     ("interboard.games.axis_allies.data.maps", "aa_europe_1999"),
+    ("interboard.games.axis_allies.data.maps", "aa_pacific_2001"),
 ]
 """(package, map) of every board drawn by tools/make_real_maps.py."""
 

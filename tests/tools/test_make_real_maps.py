@@ -18,6 +18,7 @@ import pytest
 
 from interboard.board import SpaceKind, board_from_data
 from interboard.board.errors import MapDataError
+from interboard.board.outlines import within
 
 pytest.importorskip("shapely")
 
@@ -152,3 +153,28 @@ def _shared(board: dict[str, Any]) -> str:
     )
     pair = tuple(sorted((ids.index("GAS"), ids.index("SPA"))))
     return f"{shared[pair]:.1f}"
+
+
+def test_an_archipelago_is_joined_into_one_space_and_a_long_name_shortened(tool: ModuleType) -> None:
+    """The Balearics as one space: the strait between Mallorca and Menorca (about 6 units at this
+    scale) is closed by the recipe's ``archipelagos`` radius, so both islands are one outline; its
+    name has no room there, so the board writes the recipe's short form instead."""
+    recipe = copy.deepcopy(RECIPE)
+    recipe["groups"][1]["spaces"] = ["SPA", "BALEARICS"]
+    recipe["archipelagos"] = {"BALEARICS": 10}
+    recipe["short"] = {"BALEARICS": "Bal."}
+    board = copy.deepcopy(BOARD)
+    board["spaces"].append(
+        {"id": "BALEARICS", "name": "Balearic Islands", "kind": "coast", "geo": [[2.95, 39.6]]}
+    )
+    board["adjacency"]["fleet"].append(["BALEARICS", "MED"])
+    tool.draw(recipe, board)
+    assert tool.report(board) == []
+    loaded = board_from_data(board, source="iberia.json")
+    frame = tool.make_frame(recipe)
+    balearics = loaded.space("BALEARICS")
+    assert within(balearics.outline, (), frame(2.95, 39.6))  # Mallorca
+    assert within(balearics.outline, (), frame(4.05, 39.95))  # and Menorca, in one outline
+    assert not within(balearics.outline, (), frame(1.4, 38.98))  # Ibiza, further off, is not
+    assert balearics.label == "Bal." and balearics.label_at is not None
+    assert loaded.space("SPA").label is None  # a name with room is written in full

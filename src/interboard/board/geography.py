@@ -80,6 +80,7 @@ def join_boards(
                     outline=sp.outline,
                     holes=sp.holes,
                     label_at=sp.label_at,
+                    label=sp.label,
                 )
             )
         for loc in board.locations:

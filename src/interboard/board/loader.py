@@ -27,12 +27,14 @@ from its position (an island: the sea shows around it).
 
 A map may instead draw each space as its own polygon, ``"outline": [[x, y], ...]`` (then every
 passable space has one, containing its ``at``); a sea may cut its islands out of its outline
-(``"holes": [[[x, y], ...], ...]``) and a space may say where its name is written (``"label_at"``).
-Its ``drawing`` then says ``"wrap": true`` when the left and right edges meet (a world map), names
-seas (``"seas": [{"name": ..., "at": [x, y]}]``), lists the adjacent pairs joined across the sea
+(``"holes": [[[x, y], ...], ...]``) and a space may say where its name is written (``"label_at"``)
+and, where its name has no room, the short form written instead (``"label"``). Its ``drawing``
+then says ``"wrap": true`` when the left and right edges meet (a world map), names seas
+(``"seas": [{"name": ..., "at": [x, y]}]``), lists the adjacent pairs joined across the sea
 (``"sea_lines": [["ALA", "KAM"], ...]``) and the coasts a sea touches without being adjacent to
-(``"walls"``: drawn as walls), may give land that is no space (``"scenery"``: polygons)
-and the size its labels were placed for (``"label_size"``); a region gives where its name goes
+(``"walls"``: drawn as walls), may give land that is no space (``"scenery"``: polygons; in a file
+of several boards, ``{"board": ..., "polygon": ...}``) and the size its labels were placed for
+(``"label_size"``); a region gives where its name goes
 (``"at"``). The outlines are checked as :mod:`.outlines` says: what touches on the drawing is what
 is adjacent, except the sea lines.
 
@@ -126,7 +128,8 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
     board_id = c.field(data, "id", str, "top level")
     title = c.field(data, "title", str, "top level")
     size: Point | None = None
-    if "drawing" in data:
+    # A file of several printed boards gives their sizes in "boards"; its drawing holds the rest.
+    if "drawing" in data and not ("boards" in data and "width" not in data["drawing"]):
         drawing = c.field(data, "drawing", dict, "top level")
         width = c.field(drawing, "width", (int, float), "drawing")
         height = c.field(drawing, "height", (int, float), "drawing")
@@ -205,6 +208,11 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
         label_at: Point | None = None
         if "label_at" in raw:
             label_at = c.point(raw["label_at"], f"{where} label_at", space_size)
+        label: str | None = None
+        if "label" in raw:
+            label = c.field(raw, "label", str, where).strip()
+            if not label:
+                raise c.fail(where, "label must be the text to write, not empty")
         radius: float | None = None
         if "radius" in raw:
             radius = c.field(raw, "radius", (int, float), where)
@@ -240,6 +248,7 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
                 outline=outline,
                 holes=holes,
                 label_at=label_at,
+                label=label,
             )
         )
 
@@ -350,7 +359,7 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
     regions = _regions(c, data, space_by_id, size) if "regions" in data else ()
     wrap, seas, sea_lines = _sea_drawing(c, data, space_by_id, size)
     walls = _pairs(c, data["drawing"], "walls", space_by_id) if isinstance(data.get("drawing"), dict) else ()
-    scenery = _scenery(c, data, size)
+    scenery = _scenery(c, data, size, printed)
     drawing = data.get("drawing")
     label_size = drawing.get("label_size") if isinstance(drawing, dict) else None
     if label_size is not None and (not isinstance(label_size, int | float) or label_size <= 0):
@@ -472,18 +481,30 @@ def _pairs(
 
 
 def _scenery(
-    c: _Checker, data: Mapping[str, Any], size: Point | None
+    c: _Checker, data: Mapping[str, Any], size: Point | None, printed: dict[str, Point]
 ) -> tuple[tuple[str, tuple[Point, ...]], ...]:
-    """Land drawn for the eye (``drawing.scenery``: polygons that are no space)."""
+    """Land drawn for the eye (``drawing.scenery``: polygons that are no space). In a file of several
+    printed boards each piece names its board: ``{"board": "Europe", "polygon": [[x, y], ...]}``."""
     drawing = data.get("drawing")
     if not isinstance(drawing, dict) or "scenery" not in drawing:
         return ()
     out = []
     for k, raw in enumerate(c.field(drawing, "scenery", list, "drawing")):
         where = f"drawing.scenery[{k}]"
+        board, piece_size = str(data.get("board", data.get("id", ""))), size
+        if isinstance(raw, dict):
+            board = c.field(raw, "board", str, where)
+            if board not in printed:
+                raise c.fail(where, f"board {board!r} is not one of the file's boards {list(printed)}")
+            piece_size = printed[board]
+            raw = raw.get("polygon")
+        elif printed:
+            raise c.fail(
+                where, 'in a file of several boards, a piece of scenery is {"board": ..., "polygon": ...}'
+            )
         if not isinstance(raw, list) or len(raw) < 3:
             raise c.fail(where, "a piece of scenery is a polygon of at least 3 points [x, y]")
-        out.append((str(data.get("board", data.get("id", ""))), tuple(c.point(v, where, size) for v in raw)))
+        out.append((board, tuple(c.point(v, where, piece_size) for v in raw)))
     return tuple(out)
 
 

@@ -76,6 +76,8 @@ class Space:
     """Rings cut out of the outline: the islands that lie within a sea."""
     label_at: Point | None = None
     """Where its name is written, inside its outline and clear of ``at`` (None: under ``at``)."""
+    label: str | None = None
+    """What the board writes there when not its name: a short form the space has room for."""
 
 
 @dataclass(frozen=True, slots=True)

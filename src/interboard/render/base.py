@@ -424,11 +424,13 @@ def _borders(frame: Frame) -> list[str]:
                     functools.partial(_coast_paths, board, name, frame.sizes[name], (ox, oy)),
                 )
             )
+            # Outlines touch where spaces are adjacent (the loader checks it): a wall is only where
+            # the map lists one, not a corner where two spaces meet at a point.
+            closed = set(board.walls)
             walls.extend(
                 f"M{num(ox + e.p[0])} {num(oy + e.p[1])}L{num(ox + e.q[0])} {num(oy + e.q[1])}"
                 for e in shapes.edges
-                if (e.a, e.b) not in adjacent
-                and SpaceKind.IMPASSABLE not in (board.spaces[e.a].kind, board.spaces[e.b].kind)
+                if (e.a, e.b) in closed
             )
             continue
         for e in shapes.edges:
@@ -677,6 +679,11 @@ def document(frame: Frame, title: str, parts: Iterable[str], height: float) -> s
         + body
         + "</svg>\n"
     )
+
+
+def placed_mark(x: float, y: float, mark: str) -> str:
+    """A caller's drawing (centred on 0, 0) put on a space's point."""
+    return f'<g class="mark" transform="translate({num(x)},{num(y)})">{mark}</g>'
 
 
 def badge(x: float, y: float, text: str, colour: str) -> str:

@@ -23,6 +23,7 @@ from .base import (
     board_frames,
     label_lines,
     legend,
+    placed_mark,
     scenery,
     wall_path,
 )
@@ -133,6 +134,7 @@ def draw_outlined(
     titles: Mapping[int, str],
     data: Mapping[int, Mapping[str, str]],
     items: Sequence[LegendItem],
+    marks: Mapping[int, str] | None = None,
 ) -> tuple[list[str], float]:
     """The parts of an outlined map under the header, and the height of the legend under it."""
     board = frame.board
@@ -162,6 +164,7 @@ def draw_outlined(
     for space in board.spaces:
         if not space.outline or space.at is None:
             continue
+        ox, oy = frame.offsets[space.board]  # each printed board has its place in the drawing
         fill = fills.get(
             space.index, FILL[space.kind] if space.kind is SpaceKind.SEA else FILL[SpaceKind.LAND]
         )
@@ -193,7 +196,7 @@ def draw_outlined(
         spaces_out.append(el("g", attributes, title_el(titles.get(space.index, space.name)), cell))
         size = board.label_size or 9
         lx, ly = (ox + space.label_at[0], oy + space.label_at[1]) if space.label_at else (x, y + LABEL_DY)
-        lines = label_lines(space.id, space.name) if space.label_at else [space.id]
+        lines = label_lines(space.id, space.label or space.name) if space.label_at else [space.id]
         is_sea = space.kind is SpaceKind.SEA
         label_style: dict[str, Attr] = {
             "class": "label",
@@ -223,7 +226,9 @@ def draw_outlined(
                     ),
                 )
             ]
-        if space.index in badges:
+        if marks and space.index in marks:
+            parts.append(placed_mark(x, y, marks[space.index]))
+        elif space.index in badges:
             parts.append(badge(x, y, badges[space.index], data.get(space.index, {}).get("data-colour", fill)))
         labels_out.append(
             el("g", {"class": "space-label", "data-loc": loc_id, "data-space": space.id}, *parts)
@@ -232,8 +237,10 @@ def draw_outlined(
     out.extend(scenery(frame))
     closed = set(board.walls)
     walls = [
-        f"M{num(ox + e.p[0])} {num(oy + e.p[1])}L{num(ox + e.q[0])} {num(oy + e.q[1])}"
-        for e in space_shapes(board.base, frame.names[0]).edges
+        f"M{num(bx + e.p[0])} {num(by + e.p[1])}L{num(bx + e.q[0])} {num(by + e.q[1])}"
+        for name in frame.names
+        for bx, by in [frame.offsets[name]]
+        for e in space_shapes(board.base, name).edges
         if (e.a, e.b) in closed
     ]
     if walls:
