@@ -39,7 +39,7 @@ from typing import Any
 
 from . import combat, linked
 from .actions import Action, Buy, Move, Place, action_text, parse_action
-from .engine import IllegalAction, apply, seat_of
+from .engine import apply
 from .legal import legal_actions
 from .moves import (
     MoveError,
@@ -53,7 +53,7 @@ from .moves import (
     transports_at,
 )
 from .odds import Battle, OddsError, exact
-from .state import Phase, Unit, World
+from .state import IllegalAction, Phase, Unit, World, seat_of
 
 ATTACK_AT = 0.60
 """The least chance of winning the calculator must give an attack."""

@@ -29,19 +29,9 @@ from .moves import (
     neighbours,
     transports_at,
 )
-from .state import SEAT_OF, Phase, Unit, World
-
-
-class IllegalAction(ValueError):
-    """An action the rules refuse now; the message says which rule."""
-
+from .state import IllegalAction, Phase, Unit, World
 
 MOVER_PHASES = (Phase.PURCHASE, Phase.COMBAT_MOVE, Phase.NONCOMBAT_MOVE, Phase.PLACE)
-
-
-def seat_of(world: World, power: str) -> str:
-    """The seat that plays ``power`` (China is played by the USA's seat, as in the Pacific rulebook)."""
-    return SEAT_OF.get(power, power)
 
 
 # ---------------------------------------------------------------------- turn start and end

@@ -18,12 +18,12 @@ from ..submissions import Drafts
 from . import bots, combat, linked, rules, scenario
 from .actions import Action, ActionSyntaxError, action_text, parse_action
 from .drawing import draw_position
-from .engine import IllegalAction, apply, begin_turn, finish_step, run_on, seat_of
+from .engine import apply, begin_turn, finish_step, run_on
 from .gamedata import GAMES, GameDataError, game_data
 from .interface import option_tree
 from .legal import legal_actions
 from .options import Options, option_specs
-from .state import SEAT_OF, Phase, World, new_world
+from .state import SEAT_OF, IllegalAction, Phase, World, new_world, seat_of
 from .text import world_text
 
 TITLES = {
@@ -396,9 +396,7 @@ def _fights_on(world: World, seat: str) -> bool:
 
 
 def _income(world: World, power: str) -> dict[str, int]:
-    from .rules import income_of
-
-    return income_of(world, power)
+    return rules.income_of(world, power)
 
 
 FAMILY = AxisAlliesFamily()

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from . import linked
 from .actions import Action, Buy, Convert, Move, Place, Transfer, action_text
-from .engine import IllegalAction, apply, can_land_after
+from .engine import apply, can_land_after
 from .moves import (
     MoveError,
     can_carry,
@@ -19,7 +19,7 @@ from .moves import (
     reachable,
     transports_at,
 )
-from .state import Phase, Unit, World
+from .state import IllegalAction, Phase, Unit, World
 
 
 def legal_actions(world: World) -> list[str]:

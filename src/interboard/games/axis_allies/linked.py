@@ -8,7 +8,7 @@ Rob Daviau's text is the rule; where it is silent the decision is in docs/rules/
 from __future__ import annotations
 
 from .actions import Place, Transfer
-from .state import SEAT_OF, Phase, Unit, World
+from .state import SEAT_OF, IllegalAction, Phase, Unit, World
 
 GAME = "aa_linked_world"
 SURRENDER_AT = 22
@@ -317,17 +317,17 @@ def setup_place(world: World, action: Place) -> None:
     for unit, n in action.units:
         ut = world.data.units[unit]
         if unit not in buys or ut.has("factory"):
-            raise _illegal(
+            raise IllegalAction(
                 f"{world.data.power(power).name} does not place {ut.name} in the initial placement"
             )
         if action.at not in setup_spaces(world, unit):
-            raise _illegal(
+            raise IllegalAction(
                 f"{world.space_name(action.at)} is not a place for {power}'s {ut.name}: the initial "
                 "placement goes in its own Europe territories, or Europe sea zones with its units"
             )
         cost += (ut.cost or 0) * n
     if cost > budget:
-        raise _illegal(f"these cost {cost} IPCs; {power} has {budget} left to place")
+        raise IllegalAction(f"these cost {cost} IPCs; {power} has {budget} left to place")
     world.extra["setup"][power] = budget - cost
     for unit, n in action.units:
         for _ in range(n):
@@ -482,7 +482,7 @@ def free_infantry_used(world: World, economy: str, at: str, unit: str, n: int, h
             if t is not None and t.mediterranean
             else f"{name} is not within or next to the Mediterranean"
         )
-        raise _illegal(
+        raise IllegalAction(
             f"{reason}: the UK's free infantry go only to territories within or next to the Mediterranean "
             f"that were British at the start of its turn (England has {bought} bought infantry left to "
             f"place besides its {owed} free ones)"
@@ -532,23 +532,17 @@ def transfer(world: World, action: Transfer) -> None:
     """The UK moves money between its purses (between the theatres), in its purchase step."""
     economies = [e.id for e in world.data.power(world.power).economies]
     if not is_linked(world) or world.power != "UK":
-        raise _illegal("only the UK moves money between purses, in the linked world game")
+        raise IllegalAction("only the UK moves money between purses, in the linked world game")
     for purse in (action.frm, action.to):
         if purse not in economies:
-            raise _illegal(
+            raise IllegalAction(
                 f"the UK has no purse {purse.title()} (its purses: {', '.join(e.title() for e in economies)})"
             )
     if action.frm == action.to or action.ipcs <= 0:
-        raise _illegal("a transfer moves some IPCs from one purse to another")
+        raise IllegalAction("a transfer moves some IPCs from one purse to another")
     have = world.ipcs.get(action.frm, 0)
     if action.ipcs > have:
-        raise _illegal(f"{action.frm.title()} has {have} IPCs, not {action.ipcs}")
+        raise IllegalAction(f"{action.frm.title()} has {have} IPCs, not {action.ipcs}")
     world.ipcs[action.frm] = have - action.ipcs
     world.ipcs[action.to] = world.ipcs.get(action.to, 0) + action.ipcs
     world.log.append(f"the UK moves {action.ipcs} IPCs from {action.frm.title()} to {action.to.title()}")
-
-
-def _illegal(message: str) -> Exception:
-    from .engine import IllegalAction
-
-    return IllegalAction(message)

@@ -12,18 +12,13 @@ from collections import Counter
 
 from . import linked
 from .actions import Convert, Move, Place
-from .state import Phase, Unit, World
+from .moves import carrier_room, neighbours
+from .state import IllegalAction, Phase, Unit, World
 
 VICTORY_POINTS = 22
 """Pacific: Japan wins with this many victory points."""
 CHINA_INFANTRY_PER = 2
 """Pacific: China gets one infantry for every this many Chinese territories it holds."""
-
-
-def _illegal(message: str) -> Exception:
-    from .engine import IllegalAction
-
-    return IllegalAction(message)
 
 
 # ---------------------------------------------------------------------- turn hooks
@@ -277,21 +272,25 @@ def convert_units(world: World, action: Convert) -> None:
     """Europe: in its purchase step the USSR may take over British and American units standing in a
     territory with a Soviet factory, of types it could buy itself."""
     if world.power != "USSR" or world.data.id not in ("aa_europe_1999", "aa_linked_world"):
-        raise _illegal("only the Soviet Union converts Allied units, in the Europe game")
+        raise IllegalAction("only the Soviet Union converts Allied units, in the Europe game")
     t = world.data.territories[action.at]
     if not t.conversion or world.owner.get(action.at) != "USSR":
-        raise _illegal(f"{world.space_name(action.at)} is not a Soviet factory territory held by the USSR")
+        raise IllegalAction(
+            f"{world.space_name(action.at)} is not a Soviet factory territory held by the USSR"
+        )
     buys = world.data.power("USSR").buys
     for type_, n in action.units:
         if type_ not in buys:
-            raise _illegal(f"the USSR converts only units it could buy, not {world.data.units[type_].name}")
+            raise IllegalAction(
+                f"the USSR converts only units it could buy, not {world.data.units[type_].name}"
+            )
         allied = [
             u
             for u in world.at(action.at)
             if u.type == type_ and u.owner in ("UK", "USA") and u.aboard is None
         ]
         if len(allied) < n:
-            raise _illegal(
+            raise IllegalAction(
                 f"{world.space_name(action.at)} has {len(allied)} Allied "
                 f"{world.data.units[type_].name}, not {n}"
             )
@@ -307,9 +306,9 @@ def check_raid(world: World, action: Move) -> None:
     for type_, _ in action.units:
         ut = world.data.units[type_]
         if not (ut.has("strategic_bomber") or (ut.is_air and ut.carrier_cost)):
-            raise _illegal(f"a raid is flown by bombers and their escorting fighters, not {ut.name}")
+            raise IllegalAction(f"a raid is flown by bombers and their escorting fighters, not {ut.name}")
     if not any(world.data.units[t].has("strategic_bomber") for t, _ in action.units):
-        raise _illegal("a raid needs a bomber")
+        raise IllegalAction("a raid needs a bomber")
     target = action.to
     holder = world.owner.get(target)
     if (
@@ -317,13 +316,15 @@ def check_raid(world: World, action: Move) -> None:
         or not world.enemies(holder, world.power)
         or not any(world.unit_type(u).has("factory") for u in world.at(target))
     ):
-        raise _illegal(f"{world.space_name(target)} has no enemy factory to bomb")
+        raise IllegalAction(f"{world.space_name(target)} has no enemy factory to bomb")
 
 
 def check_landing(world: World, sea: str, land: str) -> None:
     """Linked game: no one lands in a surrendered power's territory."""
     if linked.closed_by_surrender(world, land):
-        raise _illegal(f"{world.space_name(land)} belongs to a power that has surrendered: no one enters it")
+        raise IllegalAction(
+            f"{world.space_name(land)} belongs to a power that has surrendered: no one enters it"
+        )
 
 
 # ---------------------------------------------------------------------- placement
@@ -346,38 +347,40 @@ def place_units(world: World, action: Place) -> None:
         economy = _placing_economy(world, at)
         have = world.bought.get(economy, {}).get(type_, 0)
         if have < n:
-            raise _illegal(f"{economy} has {have} {ut.name} to place, not {n}")
+            raise IllegalAction(f"{economy} has {have} {ut.name} to place, not {n}")
         free_here = 0  # the UK's free infantry among them: no factory needed, no factory limit
         if ut.has("factory"):
             _place_factory(world, at)
         elif ut.is_sea or (ut.is_air and world.is_sea(at)):
             if not world.is_sea(at):
-                raise _illegal(f"{world.space_name(at)} is land: a {ut.name} is placed in a sea zone")
-            coast = [f for f in factories if at in _neighbours(world, f) and world.owner.get(f) == power]
+                raise IllegalAction(f"{world.space_name(at)} is land: a {ut.name} is placed in a sea zone")
+            coast = [f for f in factories if at in neighbours(world, f) and world.owner.get(f) == power]
             german_subs = world.data.id == "aa_linked_world" and power == "GERMANY" and ut.has("submarine")
             if not coast and not (german_subs and _german_sub_sea(world, at)):
-                raise _illegal(
+                raise IllegalAction(
                     f"{world.space_name(at)} is not a sea zone next to a factory {power} held at "
                     "the start of its turn"
                 )
             if ut.is_sea and world.enemy_units(at, power):
-                raise _illegal(f"enemy units in {world.space_name(at)}: no new ship is placed there")
+                raise IllegalAction(f"enemy units in {world.space_name(at)}: no new ship is placed there")
             if ut.is_air:
                 room = _new_carrier_room(world, at, counts)
                 if not ut.carrier_cost or room < n * ut.carrier_cost:
-                    raise _illegal(f"no carrier room for {n} {ut.name} in {world.space_name(at)}")
+                    raise IllegalAction(f"no carrier room for {n} {ut.name} in {world.space_name(at)}")
         else:
             free_here = linked.free_infantry_used(world, economy, at, type_, n, have)
             factory = china_places_anywhere(world, at) or (at in factories and world.owner.get(at) == power)
             if n > free_here and not factory:
                 if free_here:
-                    raise _illegal(f"the UK has {free_here} free infantry left to place, not {n}")
-                raise _illegal(f"{world.space_name(at)} has no factory {power} held at the start of its turn")
+                    raise IllegalAction(f"the UK has {free_here} free infantry left to place, not {n}")
+                raise IllegalAction(
+                    f"{world.space_name(at)} has no factory {power} held at the start of its turn"
+                )
         limit = None if world.is_sea(at) or china_places_anywhere(world, at) else placement_limit(world, at)
         if limit is not None and n > free_here:
             placed = world.extra.setdefault("placed", {}).get(at, 0)
             if placed + n - free_here > limit:
-                raise _illegal(
+                raise IllegalAction(
                     f"the factory in {world.space_name(at)} places {limit} units a turn ({placed} placed)"
                 )
             world.extra["placed"][at] = placed + n - free_here
@@ -401,20 +404,12 @@ def _placing_economy(world: World, at: str) -> str:
         return economies[0].id
     land = at
     if world.is_sea(at):
-        land = next((f for f in world.extra.get("factories_at_start", []) if at in _neighbours(world, f)), at)
+        land = next((f for f in world.extra.get("factories_at_start", []) if at in neighbours(world, f)), at)
     economy = world.economy_of(land)
     return economy if economy in {e.id for e in economies} else economies[0].id
 
 
-def _neighbours(world: World, space: str) -> list[str]:
-    from .moves import neighbours
-
-    return neighbours(world, space)
-
-
 def _new_carrier_room(world: World, at: str, counts: dict[str, int]) -> int:
-    from .moves import carrier_room
-
     return carrier_room(world, at, world.power)
 
 
@@ -425,18 +420,18 @@ def _place_factory(world: World, at: str) -> None:
         or world.owner.get(at) != world.power
         or world.extra.get("held_at_start", {}).get(at) != world.side(world.power)
     ):
-        raise _illegal(f"a factory goes in a territory {world.power} held at the start of its turn")
+        raise IllegalAction(f"a factory goes in a territory {world.power} held at the start of its turn")
     if t.ipc < 1:
-        raise _illegal(f"{world.space_name(at)} is worth no IPCs: no factory there")
+        raise IllegalAction(f"{world.space_name(at)} is worth no IPCs: no factory there")
     if any(world.unit_type(u).has("factory") for u in world.at(at)):
-        raise _illegal(f"{world.space_name(at)} has a factory already")
+        raise IllegalAction(f"{world.space_name(at)} has a factory already")
 
 
 def _german_sub_sea(world: World, sea: str) -> bool:
     """Linked game: Germany places new submarines next to any territory with an IPC value it holds."""
     return any(
         world.owner.get(land) == "GERMANY" and world.data.territories[land].ipc > 0
-        for land in _neighbours(world, sea)
+        for land in neighbours(world, sea)
     )
 
 
