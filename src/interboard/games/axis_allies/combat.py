@@ -19,8 +19,8 @@ from typing import Any
 
 from . import volleys as rules_of_battle
 from .actions import Action, Kamikaze, Lose, PressOn, Retreat, Submerge, action_text, counts_text
+from .capture import take_territory
 from .moves import hostile_land, may_unload_from, neighbours
-from .rules import take_territory
 from .state import IllegalAction, Unit, World, seat_of
 
 

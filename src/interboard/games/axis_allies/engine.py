@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import combat, linked, rules
+from . import capture, combat, linked, rules
 from .actions import Action, Buy, Convert, Move, Place, Transfer, counts_text
 from .moves import (
     MoveError,
@@ -270,11 +270,11 @@ def _go(world: World, unit: Unit, path: tuple[str, ...], combat_move: bool) -> N
     ut = world.unit_type(unit)
     for space in path:
         if ut.is_sea:
-            rules.pass_convoy(world, unit, space)
+            capture.pass_convoy(world, unit, space)
         if ut.is_land and combat_move and space != path[-1] and hostile_land(world, space, unit.owner):
-            rules.take_territory(world, space, unit.owner, blitz=True)
+            capture.take_territory(world, space, unit.owner, blitz=True)
         if ut.is_land:
-            rules.claim_unowned(world, space, unit.owner)
+            capture.claim_unowned(world, space, unit.owner)
     unit.moved += len(path)
     unit.at = path[-1]
     if ut.transport_capacity or ut.carrier_capacity:

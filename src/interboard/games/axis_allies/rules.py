@@ -1,6 +1,7 @@
-"""The rules of the Axis & Allies games beyond moving and fighting: capture and liberation, capitals,
-placement, income and convoys, the Europe game's Soviet conversion and Middle East oil, the Pacific
-game's convoy routes, Chinese infantry and Japanese victory points, and the end of the game.
+"""The rules of the Axis & Allies games beyond moving and fighting (capture is :mod:`.capture`):
+capitals, placement, income and convoys, the Europe game's Soviet conversion and Middle East oil,
+the Pacific game's convoy routes, Chinese infantry and Japanese victory points, and the end of the
+game.
 
 Where a rulebook is silent or the printings differ, the choice is a named option or a documented
 decision (docs/rules/axis-allies.md).
@@ -13,7 +14,7 @@ from collections import Counter
 from . import linked
 from .actions import Convert, Move, Place
 from .moves import carrier_room, neighbours
-from .state import IllegalAction, Phase, Unit, World
+from .state import IllegalAction, Phase, World
 
 VICTORY_POINTS = 22
 """Pacific: Japan wins with this many victory points."""
@@ -103,77 +104,7 @@ def _victory(world: World, side: str, capital: str) -> bool:
     return all(world.owner.get(c) is not None and world.side(world.owner[c]) == side for c in own)
 
 
-# ---------------------------------------------------------------------- capture
-def take_territory(world: World, space: str, power: str, blitz: bool = False) -> None:
-    """``power``'s land units take ``space``: it passes to ``power``, or back to its original owner
-    when that is an ally whose capital its side holds (liberation); a capital taken gives the captor
-    the IPCs of the economy whose capital it was."""
-    t = world.data.territories[space]
-    previous = world.owner.get(space)
-    original = t.original_owner or t.owner
-    new = power
-    if original is not None and not world.enemies(original, power) and original != power:
-        capital = world.data.power(original).capital
-        holder = world.owner.get(capital)
-        if holder is not None and not world.enemies(holder, original):
-            new = original  # liberated
-    world.owner[space] = new
-    for u in world.at(space):
-        ut = world.unit_type(u)
-        if world.enemies(u.owner, power) and (
-            ut.has("factory") or ut.has("infrastructure") or ut.has("anti_aircraft")
-        ):
-            u.owner = new  # factories, bases and AA guns change hands
-    world.extra.setdefault("conquered", []).append(space)
-    how = "blitzes through" if blitz else "takes"
-    world.log.append(f"{power} {how} {world.space_name(space)}" + (f" for {new}" if new != power else ""))
-    if previous is not None and world.enemies(previous, power):
-        for power_ in world.data.powers:
-            for economy in power_.economies:
-                if economy.capital == space and power_.id == previous:
-                    loot = world.ipcs.get(economy.id, 0)
-                    world.ipcs[economy.id] = 0
-                    gain = world.data.power(power).economies[0].id
-                    world.ipcs[gain] = world.ipcs.get(gain, 0) + loot
-                    world.captured_capitals[space] = world.round
-                    if linked.is_linked(world):  # a surrender modifier: "lost capital this turn"
-                        world.extra.setdefault("capital_lost", {})[previous] = True
-                    world.log.append(
-                        f"{power} captures the capital {world.space_name(space)} and its {loot} IPCs"
-                    )
-
-
-def claim_unowned(world: World, space: str, power: str) -> None:
-    """Linked game: a land card with no owner (the Rocky Mountains, the Great Plains) passes to the
-    first power whose land units enter it."""
-    t = world.data.territories[space]
-    if space in world.owner or t.neutral or world.is_sea(space):
-        return
-    world.owner[space] = power
-    world.log.append(f"{power} takes {world.space_name(space)}, which no one held")
-
-
 # ---------------------------------------------------------------------- convoys
-def pass_convoy(world: World, unit: Unit, space: str) -> None:
-    """A warship entering or passing a convoy centre of the other side takes control of it; a
-    warship of the owner's side takes it back (transports never do)."""
-    t = world.data.territories[space]
-    if not t.convoy or world.unit_type(unit).attack <= 0:
-        return
-    owner = world.owner.get(space)
-    if owner is None:
-        return
-    if world.enemies(owner, unit.owner):
-        if world.convoys.get(space) != world.side(unit.owner):
-            world.convoys[space] = world.side(unit.owner)
-            world.log.append(
-                f"{unit.owner} takes the convoy centre {world.space_name(space)} ({t.convoy} IPCs)"
-            )
-    elif space in world.convoys:
-        world.convoys.pop(space)
-        world.log.append(f"{unit.owner} clears the convoy centre {world.space_name(space)}")
-
-
 def convoy_lost(world: World, space: str) -> bool:
     """An island's income travels by its convoy route: lost while an enemy warship is there."""
     route = world.data.territories[space].convoy_route
