@@ -6,7 +6,7 @@ Below the combat step and the turn's steps, which both take territories.
 
 from __future__ import annotations
 
-from . import linked
+from .layers import hooks
 from .state import Unit, World
 
 
@@ -42,8 +42,8 @@ def take_territory(world: World, space: str, power: str, blitz: bool = False) ->
                     gain = world.data.power(power).economies[0].id
                     world.ipcs[gain] = world.ipcs.get(gain, 0) + loot
                     world.captured_capitals[space] = world.round
-                    if linked.is_linked(world):  # a surrender modifier: "lost capital this turn"
-                        world.extra.setdefault("capital_lost", {})[previous] = True
+                    for taken in hooks(world).capital_taken:
+                        taken(world, space, previous)
                     world.log.append(
                         f"{power} captures the capital {world.space_name(space)} and its {loot} IPCs"
                     )

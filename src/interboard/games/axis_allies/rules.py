@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import linked
 from .actions import Convert, Move, Place
+from .layers import closed_reason, hooks
 from .moves import carrier_room, neighbours
 from .state import IllegalAction, Phase, World
 
@@ -26,8 +26,8 @@ CHINA_INFANTRY_PER = 2
 def on_turn_start(world: World) -> None:
     if world.power == "CHINA":
         chinese_infantry(world)
-    if linked.is_linked(world):
-        linked.on_turn_start(world)
+    for hook in hooks(world).turn_start:
+        hook(world)
 
 
 def on_turn_end(world: World, power: str) -> None:
@@ -43,15 +43,16 @@ def on_turn_end(world: World, power: str) -> None:
     world.extra.pop("amphibious", None)
     world.extra.pop("landings", None)
     world.extra.pop("unloaded", None)
-    if linked.is_linked(world):
-        linked.on_turn_end(world, power)
+    for hook in hooks(world).turn_end:
+        hook(world, power)
 
 
 def end_of_round(world: World) -> None:
-    """Capitals held for a whole round decide the game (the linked game: surrender does);
+    """Capitals held for a whole round decide the game (unless a layer decides otherwise);
     ``max_rounds`` ends it as a draw."""
     record_round(world)
-    if not linked.is_linked(world) and _capital_held_a_round(world):
+    victory = hooks(world).victory or _capital_held_a_round
+    if victory(world):
         return
     if world.options.max_rounds and world.round >= world.options.max_rounds:
         world.log.append(f"round {world.round} was the last: the game is drawn")
@@ -139,27 +140,24 @@ def income_of(world: World, power: str) -> dict[str, int]:
         economy = world.economy_of(space)
         if economy is not None:
             out[economy] += t.ipc
-    if power == "UK" and linked.is_linked(world):
-        return linked.pool_uk_convoys(world, dict(out))
-    return dict(out)
+    income = dict(out)
+    for hook in hooks(world).income:
+        income = hook(world, power, income)
+    return income
 
 
 def collect_income(world: World, power: str) -> None:
     """The end of a turn: each economy collects, unless its capital is in enemy hands."""
     income = income_of(world, power)
     paid = {}
+    in_exile = hooks(world).in_exile
     for economy in world.data.power(power).economies:
         holder = world.owner.get(economy.capital)
-        if holder is None or world.enemies(holder, power):
-            if linked.is_linked(world):
-                # Capitals in exile: the economy goes on from another of its starting factories.
-                exile = linked.exile_capital(world, power, economy.capital)
-                where = f"from exile in {world.space_name(exile)}" if exile else "with no capital"
-                world.log.append(f"{economy.id} rules {where}")
-            else:
-                world.log.append(f"{economy.id} collects nothing: its capital is in enemy hands")
-                paid[economy.id] = 0
-                continue
+        lost = holder is None or world.enemies(holder, power)
+        if lost and not any(hook(world, power, economy) for hook in in_exile):  # a layer's exile
+            world.log.append(f"{economy.id} collects nothing: its capital is in enemy hands")
+            paid[economy.id] = 0
+            continue
         amount = income.get(economy.id, 0)
         if power == "GERMANY" and economy.id == "GERMANY":
             amount -= sum(
@@ -202,7 +200,7 @@ def middle_east_oil(world: World) -> int:
 def convert_units(world: World, action: Convert) -> None:
     """Europe: in its purchase step the USSR may take over British and American units standing in a
     territory with a Soviet factory, of types it could buy itself."""
-    if world.power != "USSR" or world.data.id not in ("aa_europe_1999", "aa_linked_world"):
+    if world.power != "USSR" or not any(t.conversion for t in world.data.territories.values()):
         raise IllegalAction("only the Soviet Union converts Allied units, in the Europe game")
     t = world.data.territories[action.at]
     if not t.conversion or world.owner.get(action.at) != "USSR":
@@ -251,11 +249,10 @@ def check_raid(world: World, action: Move) -> None:
 
 
 def check_landing(world: World, sea: str, land: str) -> None:
-    """Linked game: no one lands in a surrendered power's territory."""
-    if linked.closed_by_surrender(world, land):
-        raise IllegalAction(
-            f"{world.space_name(land)} belongs to a power that has surrendered: no one enters it"
-        )
+    """No one lands where a layer closes the land."""
+    closed = closed_reason(world, land)
+    if closed:
+        raise IllegalAction(closed)
 
 
 # ---------------------------------------------------------------------- placement
@@ -273,21 +270,21 @@ def place_units(world: World, action: Place) -> None:
     at = action.at
     factories = world.extra.get("factories_at_start", [])
     counts = dict(action.units)
+    h = hooks(world)
     for type_, n in action.units:
         ut = world.data.units[type_]
         economy = _placing_economy(world, at)
         have = world.bought.get(economy, {}).get(type_, 0)
         if have < n:
             raise IllegalAction(f"{economy} has {have} {ut.name} to place, not {n}")
-        free_here = 0  # the UK's free infantry among them: no factory needed, no factory limit
+        free_here = 0  # a layer's free units among them: no factory needed, no factory limit
         if ut.has("factory"):
             _place_factory(world, at)
         elif ut.is_sea or (ut.is_air and world.is_sea(at)):
             if not world.is_sea(at):
                 raise IllegalAction(f"{world.space_name(at)} is land: a {ut.name} is placed in a sea zone")
             coast = [f for f in factories if at in neighbours(world, f) and world.owner.get(f) == power]
-            german_subs = world.data.id == "aa_linked_world" and power == "GERMANY" and ut.has("submarine")
-            if not coast and not (german_subs and _german_sub_sea(world, at)):
+            if not coast and not any(hook(world, power, ut, at) for hook in h.ship_spaces):
                 raise IllegalAction(
                     f"{world.space_name(at)} is not a sea zone next to a factory {power} held at "
                     "the start of its turn"
@@ -299,11 +296,12 @@ def place_units(world: World, action: Place) -> None:
                 if not ut.carrier_cost or room < n * ut.carrier_cost:
                     raise IllegalAction(f"no carrier room for {n} {ut.name} in {world.space_name(at)}")
         else:
-            free_here = linked.free_infantry_used(world, economy, at, type_, n, have)
+            if h.free_units:
+                free_here = h.free_units.used(world, economy, at, type_, n, have)
             factory = china_places_anywhere(world, at) or (at in factories and world.owner.get(at) == power)
             if n > free_here and not factory:
-                if free_here:
-                    raise IllegalAction(f"the UK has {free_here} free infantry left to place, not {n}")
+                if h.free_units and free_here:
+                    raise IllegalAction(h.free_units.short(world, free_here, n))
                 raise IllegalAction(
                     f"{world.space_name(at)} has no factory {power} held at the start of its turn"
                 )
@@ -315,8 +313,8 @@ def place_units(world: World, action: Place) -> None:
                     f"the factory in {world.space_name(at)} places {limit} units a turn ({placed} placed)"
                 )
             world.extra["placed"][at] = placed + n - free_here
-        if free_here:
-            world.extra["free_infantry"] -= free_here
+        if h.free_units and free_here:
+            h.free_units.spend(world, economy, type_, free_here)
         world.bought[economy][type_] = have - n
         for _ in range(n):
             u = world.add_unit(type_, power, at)
@@ -356,14 +354,6 @@ def _place_factory(world: World, at: str) -> None:
         raise IllegalAction(f"{world.space_name(at)} is worth no IPCs: no factory there")
     if any(world.unit_type(u).has("factory") for u in world.at(at)):
         raise IllegalAction(f"{world.space_name(at)} has a factory already")
-
-
-def _german_sub_sea(world: World, sea: str) -> bool:
-    """Linked game: Germany places new submarines next to any territory with an IPC value it holds."""
-    return any(
-        world.owner.get(land) == "GERMANY" and world.data.territories[land].ipc > 0
-        for land in neighbours(world, sea)
-    )
 
 
 # ---------------------------------------------------------------------- Pacific: China

@@ -30,7 +30,7 @@ class IllegalAction(ValueError):
 
 class Phase(StrEnum):
     SETUP = "setup"
-    """The linked game's initial placement, before round 1."""
+    """An initial placement before round 1 (a rule layer's: :mod:`.layers`)."""
     PURCHASE = "purchase"
     COMBAT_MOVE = "combat_move"
     COMBAT = "combat"
