@@ -64,7 +64,8 @@ def begin_combat(world: World) -> None:
             for space in world.battles
         )
     ):
-        world.extra["usa_attacked_round_1"] = True  # a surrender modifier of the linked game
+        # The linked layer's surrender dice read it; every game notes it, as the stored states have it.
+        world.extra["usa_attacked_round_1"] = True
     targets = kamikaze_targets(world)
     if targets:
         tokens = world.extra.get("kamikaze", {}).get("JAPAN", 0)
