@@ -50,8 +50,8 @@ def take_territory(world: World, space: str, power: str, blitz: bool = False) ->
 
 
 def claim_unowned(world: World, space: str, power: str) -> None:
-    """Linked game: a land card with no owner (the Rocky Mountains, the Great Plains) passes to the
-    first power whose land units enter it."""
+    """A land no one holds passes to the first power whose land units enter it (the data's cards with
+    no owner: the linked world's Rocky Mountains and Great Plains)."""
     t = world.data.territories[space]
     if space in world.owner or t.neutral or world.is_sea(space):
         return

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from .actions import Place, Transfer
-from .gamedata import Economy
+from .gamedata import Economy, GameData
 from .state import Unit, World
 from .units import UnitType
 
@@ -145,7 +145,8 @@ BASE = Hooks(())
 """The base games: no layer."""
 
 _provided: dict[str, Layer] = {}
-_hooks: dict[tuple[str, ...], Hooks] = {(): BASE}
+_hooks: dict[GameData, Hooks] = {}
+"""By data object (a game's): asked at every hook point, so kept fast."""
 
 
 def provide(*layers: Layer) -> None:
@@ -153,21 +154,22 @@ def provide(*layers: Layer) -> None:
     for layer in layers:
         _provided[layer.name] = layer
     _hooks.clear()
-    _hooks[()] = BASE
 
 
 def hooks(world: World) -> Hooks:
     """The hooks of the layers ``world``'s variant names."""
-    names = world.data.layers
-    found = _hooks.get(names)
-    if found is None:
-        missing = [n for n in names if n not in _provided]
-        if missing:
-            raise LookupError(
-                f"{world.data.id} plays with the rule layer(s) {', '.join(missing)}, which no family "
-                "has provided (the Axis & Allies family provides its own when it is imported)"
-            )
-        found = _hooks[names] = Hooks(tuple(_provided[n] for n in names))
+    try:
+        return _hooks[world.data]
+    except KeyError:
+        pass
+    data = world.data
+    missing = [n for n in data.layers if n not in _provided]
+    if missing:
+        raise LookupError(
+            f"{data.id} plays with the rule layer(s) {', '.join(missing)}, which no family has "
+            "provided (the Axis & Allies family provides its own when it is imported)"
+        )
+    found = _hooks[data] = Hooks(tuple(_provided[n] for n in data.layers)) if data.layers else BASE
     return found
 
 

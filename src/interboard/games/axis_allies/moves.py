@@ -103,8 +103,8 @@ def canal_open(world: World, a: str, b: str, power: str) -> bool:
 
 
 def passage_open(world: World, space: str, power: str) -> bool:
-    """Linked game: a sea card kept for one side's ships (the Panama Canal, the Allies'), closed
-    while the other side holds the convoy centre named (sea zone 3, the Panama convoy)."""
+    """A sea card the data keeps for one side's ships (the linked world's Panama Canal, the
+    Allies'), closed while the other side holds the convoy centre it names (sea zone 3)."""
     t = world.data.territories[space]
     side = world.side(power)
     if t.ships_of is not None and t.ships_of != side:

@@ -116,7 +116,8 @@ class Hooks:
 
 
 _provided: dict[str, Layer] = {}
-_hooks: dict[tuple[str, ...], Hooks] = {}
+_hooks: dict[GameData, Hooks] = {}
+"""By data object (the variant's, or one a test made): asked at every hook point, so kept fast."""
 
 
 def provide(*layers: Layer) -> None:
@@ -128,14 +129,16 @@ def provide(*layers: Layer) -> None:
 
 def hooks(world: World) -> Hooks:
     """The hooks of the layers ``world``'s variant names."""
-    data = world.data
-    found = _hooks.get(data.layers)
-    if found is None:  # the first world of these layers: its data's sequence is checked here
-        missing = [n for n in data.layers if n not in _provided]
-        if missing:
-            raise LookupError(
-                f"{data.id} plays with the rule layer(s) {', '.join(missing)}, which no family has "
-                "provided (the hex wargame family provides its own when it is imported)"
-            )
-        found = _hooks[data.layers] = Hooks(data, tuple(_provided[n] for n in data.layers))
+    try:
+        return _hooks[world.data]
+    except KeyError:
+        pass
+    data = world.data  # the first world of this data: its sequence is checked here
+    missing = [n for n in data.layers if n not in _provided]
+    if missing:
+        raise LookupError(
+            f"{data.id} plays with the rule layer(s) {', '.join(missing)}, which no family has "
+            "provided (the hex wargame family provides its own when it is imported)"
+        )
+    found = _hooks[data] = Hooks(data, tuple(_provided[n] for n in data.layers))
     return found
