@@ -37,9 +37,10 @@ from __future__ import annotations
 from collections import Counter, deque
 from typing import Any
 
-from . import combat, linked
+from . import combat
 from .actions import Action, Buy, Move, Place, action_text, parse_action
-from .engine import IllegalAction, apply, seat_of
+from .engine import apply
+from .layers import hooks
 from .legal import legal_actions
 from .moves import (
     MoveError,
@@ -53,7 +54,7 @@ from .moves import (
     transports_at,
 )
 from .odds import Battle, OddsError, exact
-from .state import Phase, Unit, World
+from .state import IllegalAction, Phase, Unit, World, seat_of
 
 ATTACK_AT = 0.60
 """The least chance of winning the calculator must give an attack."""
@@ -132,11 +133,10 @@ class _Plan:
     # ------------------------------------------------------------------ what the map says
     def enemy_lands(self) -> set[str]:
         w = self.world
-        return {
-            s
-            for s, holder in w.owner.items()
-            if not w.is_sea(s) and w.enemies(holder, self.power) and not linked.closed_by_surrender(w, s)
-        }
+        lands = {s for s, holder in w.owner.items() if not w.is_sea(s) and w.enemies(holder, self.power)}
+        for closed in hooks(w).closed:
+            lands = {s for s in lands if not closed(w, s)}
+        return lands
 
     def march_targets(self) -> set[str]:
         """The enemy territories worth marching on: all but the fortresses (more defenders than the
@@ -455,7 +455,9 @@ class _Plan:
         to_target = self.air_steps(targets, 4 * BOMBER_REACH)
         held = w.extra.get("held_at_start", {})
         side = w.side(self.power)
-        spots = {s for s, holder in held.items() if holder == side and not linked.closed_by_surrender(w, s)}
+        spots = {s for s, holder in held.items() if holder == side}
+        for closed in hooks(w).closed:
+            spots = {s for s in spots if not closed(w, s)}
         aircraft = [
             u
             for u in w.units.values()

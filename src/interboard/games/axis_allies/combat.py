@@ -18,10 +18,10 @@ from __future__ import annotations
 from typing import Any
 
 from . import volleys as rules_of_battle
-from .actions import Action, Kamikaze, Lose, PressOn, Retreat, Submerge, counts_text
-from .moves import hostile_land, neighbours
-from .rules import take_territory
-from .state import Unit, World
+from .actions import Action, Kamikaze, Lose, PressOn, Retreat, Submerge, action_text, counts_text
+from .capture import take_territory
+from .moves import hostile_land, may_unload_from, neighbours
+from .state import IllegalAction, Unit, World, seat_of
 
 
 class CombatError(ValueError):
@@ -64,7 +64,8 @@ def begin_combat(world: World) -> None:
             for space in world.battles
         )
     ):
-        world.extra["usa_attacked_round_1"] = True  # a surrender modifier of the linked game
+        # The linked layer's surrender dice read it; every game notes it, as the stored states have it.
+        world.extra["usa_attacked_round_1"] = True
     targets = kamikaze_targets(world)
     if targets:
         tokens = world.extra.get("kamikaze", {}).get("JAPAN", 0)
@@ -92,8 +93,6 @@ def kamikaze_targets(world: World) -> dict[str, list[Unit]]:
 
 
 def _kamikaze(world: World, action: Kamikaze) -> None:
-    from .engine import IllegalAction
-
     b = world.battle
     assert b is not None
     targets = kamikaze_targets(world).get(action.at, [])
@@ -190,8 +189,6 @@ def _land_waiting(world: World, space: str) -> bool:
     """Land the units whose assault on ``space`` waited on a sea battle, if their transports are
     still there and no enemy warship is; then say whether ``space`` is fought for (an enemy territory
     with no defender falls at once)."""
-    from .moves import may_unload_from
-
     waiting = [x for x in world.extra.get("landings", []) if x[2] == space]
     for uid, sea, _ in waiting:
         unit = world.units.get(uid)
@@ -505,8 +502,6 @@ def retreats(world: World) -> list[str]:
 # ---------------------------------------------------------------------- decisions
 def decide(world: World, seat: str, action: Action) -> None:
     """Record a decision of ``seat`` (checked now, applied when the decision point is processed)."""
-    from .engine import IllegalAction, seat_of
-
     b = world.battle
     if b is None or not b.get("asked"):
         raise IllegalAction("no battle asks anything now")
@@ -616,8 +611,6 @@ def _retreat_unit(world: World, unit: Unit, to: str) -> None:
 
 def defaults(world: World, seat_or_power: str) -> list[Action]:
     """What a side that gives no answer does: the cheapest casualties; press on."""
-    from .engine import seat_of
-
     b = world.battle
     if b is None:
         return []
@@ -645,9 +638,6 @@ def _counts(world: World, ids: list[int]) -> tuple[tuple[str, int], ...]:
 
 def choices(world: World, seat: str) -> list[str]:
     """What ``seat`` may answer now (a few casualty choices, the retreats)."""
-    from .actions import action_text
-    from .engine import seat_of
-
     b = world.battle
     if b is None:
         return []

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import combat, linked, rules
+from . import capture, combat, rules
 from .actions import Action, Buy, Convert, Move, Place, Transfer, counts_text
+from .layers import InitialPlacement, hooks, out_of_the_war
 from .moves import (
     MoveError,
     air_distance,
@@ -29,19 +30,9 @@ from .moves import (
     neighbours,
     transports_at,
 )
-from .state import SEAT_OF, Phase, Unit, World
-
-
-class IllegalAction(ValueError):
-    """An action the rules refuse now; the message says which rule."""
-
+from .state import IllegalAction, Phase, Unit, World
 
 MOVER_PHASES = (Phase.PURCHASE, Phase.COMBAT_MOVE, Phase.NONCOMBAT_MOVE, Phase.PLACE)
-
-
-def seat_of(world: World, power: str) -> str:
-    """The seat that plays ``power`` (China is played by the USA's seat, as in the Pacific rulebook)."""
-    return SEAT_OF.get(power, power)
 
 
 # ---------------------------------------------------------------------- turn start and end
@@ -87,7 +78,7 @@ def end_turn(world: World) -> None:
             if world.phase is Phase.OVER:
                 return
             world.round += 1
-        if not linked.out_of_the_war(world, world.power):
+        if not out_of_the_war(world, world.power):
             break
     begin_turn(world)
 
@@ -95,7 +86,7 @@ def end_turn(world: World) -> None:
 def finish_step(world: World) -> None:
     """The mover's step is over: run on to the next decision point."""
     if world.phase is Phase.SETUP:
-        if linked.finish_setup_step(world):
+        if _initial_placement(world).finish_step(world):
             begin_turn(world)
     elif world.phase is Phase.PURCHASE:
         world.phase = Phase.COMBAT_MOVE
@@ -132,11 +123,14 @@ def apply(world: World, action: Action) -> None:
     if phase is Phase.SETUP:
         if not isinstance(action, Place):
             raise IllegalAction("the initial placement takes place actions only (place 2 infantry at Moscow)")
-        linked.setup_place(world, action)
+        _initial_placement(world).place(world, action)
     elif isinstance(action, Transfer):
         if phase is not Phase.PURCHASE:
             raise IllegalAction(f"money is moved in the purchase step, not the {phase.value} step")
-        linked.transfer(world, action)
+        transfer = hooks(world).transfer
+        if transfer is None:  # no base game moves money between purses (the words are unchanged)
+            raise IllegalAction("only the UK moves money between purses, in the linked world game")
+        transfer(world, action)
     elif isinstance(action, Buy | Convert):
         if phase is not Phase.PURCHASE:
             raise IllegalAction(
@@ -153,6 +147,12 @@ def apply(world: World, action: Action) -> None:
         _place(world, action)
     else:
         raise IllegalAction(f"'{type(action).__name__.lower()}' answers a battle, not the {phase.value} step")
+
+
+def _initial_placement(world: World) -> InitialPlacement:
+    placement = hooks(world).initial_placement
+    assert placement is not None, "the setup step of a game with no initial placement"
+    return placement
 
 
 def _economy(world: World, wanted: str | None) -> str:
@@ -280,11 +280,11 @@ def _go(world: World, unit: Unit, path: tuple[str, ...], combat_move: bool) -> N
     ut = world.unit_type(unit)
     for space in path:
         if ut.is_sea:
-            rules.pass_convoy(world, unit, space)
+            capture.pass_convoy(world, unit, space)
         if ut.is_land and combat_move and space != path[-1] and hostile_land(world, space, unit.owner):
-            rules.take_territory(world, space, unit.owner, blitz=True)
+            capture.take_territory(world, space, unit.owner, blitz=True)
         if ut.is_land:
-            rules.claim_unowned(world, space, unit.owner)
+            capture.claim_unowned(world, space, unit.owner)
     unit.moved += len(path)
     unit.at = path[-1]
     if ut.transport_capacity or ut.carrier_capacity:
@@ -365,13 +365,14 @@ def land_aircraft(world: World) -> None:
     """The end of the non-combat move: aircraft not on a landing place are lost; fighters at sea
     take their places on carriers."""
     power = world.power
+    h = hooks(world)
     for u in list(world.units.values()):
         ut = world.unit_type(u)
         if u.owner != power or not ut.is_air:
             continue
         if (
-            linked.may_patrol(world, u)
-            and linked.patrol_space(world, u.at, power)
+            any(may(world, u) for may in h.may_patrol)
+            and any(space_ok(world, u.at, power) for space_ok in h.patrol_space)
             and (
                 (world.is_sea(u.at) and carrier_room(world, u.at, power) < 0)
                 or (

@@ -15,15 +15,15 @@ from typing import Any
 
 from ..protocol import Choices, FamilyError, OptionValue, Pending, Processed, State, VariantInfo
 from ..submissions import Drafts
-from . import bots, combat, linked, rules, scenario
+from . import bots, combat, layers, linked, rules, scenario
 from .actions import Action, ActionSyntaxError, action_text, parse_action
 from .drawing import draw_position
-from .engine import IllegalAction, apply, begin_turn, finish_step, run_on, seat_of
+from .engine import apply, begin_turn, finish_step, run_on
 from .gamedata import GAMES, GameDataError, game_data
 from .interface import option_tree
 from .legal import legal_actions
 from .options import Options, option_specs
-from .state import SEAT_OF, Phase, World, new_world
+from .state import SEAT_OF, IllegalAction, Phase, World, new_world, seat_of
 from .text import world_text
 
 TITLES = {
@@ -83,8 +83,9 @@ class AxisAlliesFamily:
             raise FamilyError(f"unknown Axis & Allies variant {variant!r} (variants: {', '.join(GAMES)})")
         chosen = info.check_options(options)
         world = new_world(variant, Options.from_json(dict(chosen)), seed)
-        if variant == linked.GAME:
-            linked.begin_setup(world)
+        placement = layers.hooks(world).initial_placement
+        if placement is not None:
+            placement.begin(world)
         else:
             begin_turn(world)
             run_on(world)
@@ -128,10 +129,10 @@ class AxisAlliesFamily:
             prompts = {seat_of(world, p): text for p, text in asked.items()}
             return Pending(name, "decision", seats, world.round, mover, prompts)
         prompt = f"{world.data.power(world.power).name}: {world.phase.value.replace('_', ' ')}"
-        if world.phase is Phase.SETUP:
-            prompt = (
-                f"{world.data.power(world.power).name}: initial placement ({linked.setup_ipcs(world)} IPCs)"
-            )
+        placement = layers.hooks(world).initial_placement
+        if world.phase is Phase.SETUP and placement is not None:
+            budget = placement.budget(world)
+            prompt = f"{world.data.power(world.power).name}: initial placement ({budget} IPCs)"
         if world.phase is Phase.PURCHASE:
             prompt += (
                 " ("
@@ -351,7 +352,7 @@ def _not_now(world: World, seat: str) -> str:
         waiting = " and ".join(dict.fromkeys(_name(world, seat_of(world, p)) for p in b.get("asked", {})))
         now += f": {what} waits on {waiting}"
     who = _name(world, seat)
-    if linked.out_of_the_war(world, seat):
+    if layers.out_of_the_war(world, seat):
         return f"{now}; {who} has surrendered and decides nothing more"
     if world.phase is Phase.COMBAT and seat_of(world, mover) == seat:
         own = _own(world, seat, mover)
@@ -372,8 +373,9 @@ def _next_step(world: World, seat: str) -> tuple[str, str]:
     """The next power ``seat`` plays and the step it decides first: its purchase, or in the linked
     game's initial placement its own placement while that is still to come."""
     order = world.order
-    if world.phase is Phase.SETUP:
-        setup = linked.SETUP_ORDER
+    placement = layers.hooks(world).initial_placement
+    if world.phase is Phase.SETUP and placement is not None:
+        setup = placement.order
         ahead = setup[setup.index(world.power) + 1 :]
         if seat in ahead:
             return seat, "initial placement"
@@ -381,7 +383,7 @@ def _next_step(world: World, seat: str) -> tuple[str, str]:
     else:
         after = [*order[world.turn + 1 :], *order[: world.turn + 1]]
     for power in after:
-        if seat_of(world, power) == seat and not linked.out_of_the_war(world, power):
+        if seat_of(world, power) == seat and not layers.out_of_the_war(world, power):
             return power, "purchase step"
     return seat, "purchase step"
 
@@ -396,10 +398,10 @@ def _fights_on(world: World, seat: str) -> bool:
 
 
 def _income(world: World, power: str) -> dict[str, int]:
-    from .rules import income_of
+    return rules.income_of(world, power)
 
-    return income_of(world, power)
 
+layers.provide(linked.LAYER)  # the layers the variants may name (gamedata.LAYERS)
 
 FAMILY = AxisAlliesFamily()
 """The family's protocol object, as the registry names it."""

@@ -20,6 +20,8 @@ DATA_PACKAGE = "interboard.games.axis_allies.data"
 MAPS_PACKAGE = DATA_PACKAGE + ".maps"
 FORMAT = "interboard-axis-allies/1"
 GAMES = ("aa_europe_1999", "aa_pacific_2001", "aa_linked_world")
+LAYERS: dict[str, tuple[str, ...]] = {"aa_linked_world": ("linked",)}
+"""The rule layers (:mod:`.layers`) a game plays with beyond the base games' rules, by game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +112,8 @@ class GameData:
     setup: dict[str, dict[str, dict[str, int]]]
     """Power -> space id -> unit type -> count."""
     power_by_id: dict[str, Power] = field(default_factory=dict)
+    layers: tuple[str, ...] = ()
+    """The rule layers it plays with, by name (:data:`LAYERS`)."""
 
     def power(self, pid: str) -> Power:
         return self.power_by_id[pid]
@@ -130,7 +134,7 @@ def _territory(sid: str, raw: dict[str, Any], source: str) -> Territory:
     return Territory(id=sid, **raw)
 
 
-def game_from_data(data: dict[str, Any], board: Board, source: str) -> GameData:
+def game_from_data(data: dict[str, Any], board: Board, source: str, layers: tuple[str, ...] = ()) -> GameData:
     if data.get("format") != FORMAT:
         raise GameDataError(f"{source}: format is {data.get('format')!r}, not {FORMAT!r}")
     try:
@@ -193,6 +197,7 @@ def game_from_data(data: dict[str, Any], board: Board, source: str) -> GameData:
         canals=canals,
         setup=setup,
         power_by_id={p.id: p for p in powers},
+        layers=layers,
     )
 
 
@@ -202,4 +207,5 @@ def game_data(game: str) -> GameData:
     if game not in GAMES:
         raise GameDataError(f"unknown Axis & Allies game {game!r} (games: {', '.join(GAMES)})")
     text = resources.files(DATA_PACKAGE).joinpath(f"{game}.json").read_text(encoding="utf-8")
-    return game_from_data(json.loads(text), load_packaged_board(MAPS_PACKAGE, game), f"{game}.json")
+    board = load_packaged_board(MAPS_PACKAGE, game)
+    return game_from_data(json.loads(text), board, f"{game}.json", LAYERS.get(game, ()))

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from . import linked
-from .actions import Action, Buy, Convert, Move, Place, Transfer, action_text
-from .engine import IllegalAction, apply, can_land_after
+from .actions import Action, Buy, Convert, Move, Place, action_text
+from .engine import apply, can_land_after
+from .layers import hooks
 from .moves import (
     MoveError,
     can_carry,
@@ -19,7 +19,7 @@ from .moves import (
     reachable,
     transports_at,
 )
-from .state import Phase, Unit, World
+from .state import IllegalAction, Phase, Unit, World
 
 
 def legal_actions(world: World) -> list[str]:
@@ -59,14 +59,8 @@ def _purchases(world: World) -> Iterator[tuple[Action, bool]]:
             cost = world.data.units[unit].cost or 0
             if cost <= world.ipcs.get(economy.id, 0):
                 yield Buy(((unit, 1),), economy.id if many else None), True
-    if many and linked.is_linked(world) and world.power == "UK":
-        # Money between theatres: five IPCs at a time, or the whole purse (any sum may be typed).
-        for frm in power.economies:
-            have = world.ipcs.get(frm.id, 0)
-            for to in power.economies:
-                if to.id != frm.id:
-                    for amount in sorted({min(5, have), have} - {0}):
-                        yield Transfer(amount, frm.id, to.id), True
+    for transfers in hooks(world).transfers:
+        yield from ((t, True) for t in transfers(world))
     if world.power == "USSR":
         for space, t in world.data.territories.items():
             if t.conversion and world.owner.get(space) == "USSR":
@@ -75,12 +69,15 @@ def _purchases(world: World) -> Iterator[tuple[Action, bool]]:
 
 
 def _setup(world: World) -> Iterator[tuple[Action, bool]]:
-    budget = linked.setup_ipcs(world)
+    placement = hooks(world).initial_placement
+    if placement is None:
+        return
+    budget = placement.budget(world)
     for unit in world.data.power(world.power).buys:
         ut = world.data.units[unit]
         if ut.has("factory") or (ut.cost or 0) > budget:
             continue
-        for space in linked.setup_spaces(world, unit):
+        for space in placement.spaces(world, unit):
             yield Place(((unit, 1),), space), True
 
 
@@ -103,6 +100,7 @@ def _movers(world: World) -> list[Unit]:
 def _moves(world: World) -> Iterator[tuple[Action, bool]]:
     combat_move = world.phase is Phase.COMBAT_MOVE
     spots: dict[bool, set[str]] = {}
+    h = hooks(world)
     for u in _movers(world):
         ut = world.unit_type(u)
         one = ((u.type, 1),)
@@ -128,11 +126,12 @@ def _moves(world: World) -> Iterator[tuple[Action, bool]]:
             if fighter not in spots:
                 spots[fighter] = landing_spots(world, world.power, fighter)
             if not combat_move:
-                patrol = linked.may_patrol(world, u)
+                patrol = any(may(world, u) for may in h.may_patrol)
                 destinations = {
                     d: c
                     for d, c in destinations.items()
-                    if d in spots[fighter] or (patrol and linked.patrol_space(world, d, world.power))
+                    if d in spots[fighter]
+                    or (patrol and any(space_ok(world, d, world.power) for space_ok in h.patrol_space))
                 }
         for to, cost in sorted(destinations.items()):
             if ut.is_land and world.is_sea(to):
@@ -165,13 +164,15 @@ def _placements(world: World) -> Iterator[Action]:
     if world.power == "CHINA":
         spots.update(s for s, h in world.owner.items() if h == "CHINA")
     held = [s for s, side in world.extra.get("held_at_start", {}).items() if side == world.side(world.power)]
+    free = hooks(world).free_units
     for economy, bought in world.bought.items():
         for unit, n in sorted(bought.items()):
             if n <= 0:
                 continue
             ut = world.data.units[unit]
             targets = held if ut.has("factory") else sorted(spots)
-            if linked.free_infantry_owed(world, economy, unit):  # the UK's free infantry need no factory
-                targets = sorted(spots.union(world.extra.get("british_mediterranean", ())))
+            extra = free.spaces(world, economy, unit) if free else None
+            if extra is not None:  # free units need no factory
+                targets = sorted(spots.union(extra))
             for at in targets:
                 yield Place(((unit, 1),), at)

@@ -1,16 +1,23 @@
-"""The rules of the linked world game (``aa_linked_world``) beyond the two base games: surrender dice
-and what surrender does, capitals in exile, and the special powers (the UK's pooled convoy money and
-free Mediterranean infantry, Germany's free submarine).
+"""The rules of the linked world game (``aa_linked_world``) beyond the two base games, as a rule layer
+(:mod:`.layers`, :data:`LAYER`): surrender dice and what surrender does, capitals in exile, the
+initial placement, combat air patrol, and the special powers (the UK's pooled convoy money and free
+Mediterranean infantry, Germany's free submarine).
 
 Rob Daviau's text is the rule; where it is silent the decision is in docs/rules/axis-allies.md.
 """
 
 from __future__ import annotations
 
-from .actions import Place, Transfer
-from .state import SEAT_OF, Phase, Unit, World
+from collections.abc import Collection, Iterator
 
-GAME = "aa_linked_world"
+from .actions import Place, Transfer
+from .gamedata import Economy
+from .layers import FreeUnits, InitialPlacement, Layer
+from .moves import neighbours
+from .rules import income_of
+from .state import SEAT_OF, IllegalAction, Phase, Unit, World
+from .units import UnitType
+
 SURRENDER_AT = 22
 """A power surrenders when its surrender dice total this or more."""
 FREE_SUBMARINE_INCOME = 40
@@ -25,10 +32,6 @@ SETUP_IPCS = {"USSR": 18, "UK": 18, "USA": 18, "GERMANY": 12}
 SETUP_BOARDS = ("Europe",)
 RUSSIAN_CARDS = ("NOVOSIBIRSK", "EVENKI_NATL_OKRUG", "YAKUT_SSR", "SOVIET_FAR_EAST")
 """Interboard cards that count as Europe board."""
-
-
-def is_linked(world: World) -> bool:
-    return world.data.id == GAME
 
 
 # ---------------------------------------------------------------------- who holds what
@@ -255,6 +258,21 @@ def closed_by_surrender(world: World, space: str) -> bool:
     return holder is not None and has_surrendered(world, holder) and not world.is_sea(space)
 
 
+def _closed_reason(world: World, space: str) -> str:
+    return f"{world.space_name(space)} belongs to a power that has surrendered: no one enters it"
+
+
+def _capital_lost(world: World, capital: str, power: str) -> None:
+    """A surrender modifier: "lost its capital this turn"."""
+    world.extra.setdefault("capital_lost", {})[power] = True
+
+
+def _surrender_decides(world: World) -> bool:
+    """No capital held a round ends the game: a side wins when the other has wholly surrendered
+    (:func:`surrender`)."""
+    return False
+
+
 # ---------------------------------------------------------------------- initial placement
 def begin_setup(world: World) -> None:
     """Before round 1 each power of the Europe board places units worth its IPCs: 18 for each Ally, 12
@@ -317,17 +335,17 @@ def setup_place(world: World, action: Place) -> None:
     for unit, n in action.units:
         ut = world.data.units[unit]
         if unit not in buys or ut.has("factory"):
-            raise _illegal(
+            raise IllegalAction(
                 f"{world.data.power(power).name} does not place {ut.name} in the initial placement"
             )
         if action.at not in setup_spaces(world, unit):
-            raise _illegal(
+            raise IllegalAction(
                 f"{world.space_name(action.at)} is not a place for {power}'s {ut.name}: the initial "
                 "placement goes in its own Europe territories, or Europe sea zones with its units"
             )
         cost += (ut.cost or 0) * n
     if cost > budget:
-        raise _illegal(f"these cost {cost} IPCs; {power} has {budget} left to place")
+        raise IllegalAction(f"these cost {cost} IPCs; {power} has {budget} left to place")
     world.extra["setup"][power] = budget - cost
     for unit, n in action.units:
         for _ in range(n):
@@ -368,7 +386,7 @@ def finish_setup_step(world: World) -> bool:
 
 # ---------------------------------------------------------------------- combat air patrol
 def patrols(world: World) -> bool:
-    return is_linked(world) and world.options.combat_air_patrol
+    return world.options.combat_air_patrol
 
 
 def may_patrol(world: World, unit: Unit) -> bool:
@@ -414,6 +432,14 @@ def exile_capital(world: World, power: str, capital: str) -> str | None:
     return max(homes, key=lambda s: (world.data.territories[s].ipc, s), default=None)
 
 
+def _rules_from_exile(world: World, power: str, economy: Economy) -> bool:
+    """An economy whose capital the enemy holds goes on from another of its starting factories."""
+    exile = exile_capital(world, power, economy.capital)
+    where = f"from exile in {world.space_name(exile)}" if exile else "with no capital"
+    world.log.append(f"{economy.id} rules {where}")
+    return True
+
+
 # ---------------------------------------------------------------------- special powers
 def on_turn_start(world: World) -> None:
     power = world.power
@@ -442,8 +468,6 @@ def income_at_turn_start(world: World, power: str) -> int:
     last = world.extra.get("last_income", {}).get(power)
     if last is not None:
         return int(last)
-    from .rules import income_of  # rules imports this module
-
     return sum(income_of(world, power).values())
 
 
@@ -454,7 +478,7 @@ def _grant(world: World, economy: str, unit: str, n: int, key: str) -> None:
 
 def free_infantry_owed(world: World, economy: str, unit: str) -> int:
     """How many of ``economy``'s ``unit`` to place are the UK's free infantry (0 for anything else)."""
-    if not is_linked(world) or world.power != "UK" or economy != "ENGLAND" or unit != "infantry":
+    if world.power != "UK" or economy != "ENGLAND" or unit != "infantry":
         return 0
     return int(world.extra.get("free_infantry", 0))
 
@@ -482,12 +506,40 @@ def free_infantry_used(world: World, economy: str, at: str, unit: str, n: int, h
             if t is not None and t.mediterranean
             else f"{name} is not within or next to the Mediterranean"
         )
-        raise _illegal(
+        raise IllegalAction(
             f"{reason}: the UK's free infantry go only to territories within or next to the Mediterranean "
             f"that were British at the start of its turn (England has {bought} bought infantry left to "
             f"place besides its {owed} free ones)"
         )
     return 0
+
+
+def _free_infantry_short(world: World, free: int, n: int) -> str:
+    return f"the UK has {free} free infantry left to place, not {n}"
+
+
+def _spend_free_infantry(world: World, economy: str, unit: str, n: int) -> None:
+    world.extra["free_infantry"] -= n
+
+
+def _free_infantry_spaces(world: World, economy: str, unit: str) -> Collection[str] | None:
+    """Where the UK's free infantry may go besides its factories (the legal actions)."""
+    if not free_infantry_owed(world, economy, unit):
+        return None
+    spaces: Collection[str] = world.extra.get("british_mediterranean", ())
+    return spaces
+
+
+def _german_submarines(world: World, power: str, unit: UnitType, sea: str) -> bool:
+    """Germany places new submarines next to any territory with an IPC value it holds."""
+    return (
+        power == "GERMANY"
+        and unit.has("submarine")
+        and any(
+            world.owner.get(land) == "GERMANY" and world.data.territories[land].ipc > 0
+            for land in neighbours(world, sea)
+        )
+    )
 
 
 def on_turn_end(world: World, power: str) -> None:
@@ -528,27 +580,66 @@ def pool_uk_convoys(world: World, income: dict[str, int]) -> dict[str, int]:
     return out
 
 
+def _pooled_income(world: World, power: str, income: dict[str, int]) -> dict[str, int]:
+    return pool_uk_convoys(world, income) if power == "UK" else income
+
+
+def _transfers(world: World) -> Iterator[Transfer]:
+    """The UK's money between theatres: five IPCs at a time, or the whole purse (any sum may be
+    typed)."""
+    economies = world.data.power(world.power).economies
+    if len(economies) < 2 or world.power != "UK":
+        return
+    for frm in economies:
+        have = world.ipcs.get(frm.id, 0)
+        for to in economies:
+            if to.id != frm.id:
+                for amount in sorted({min(5, have), have} - {0}):
+                    yield Transfer(amount, frm.id, to.id)
+
+
 def transfer(world: World, action: Transfer) -> None:
     """The UK moves money between its purses (between the theatres), in its purchase step."""
     economies = [e.id for e in world.data.power(world.power).economies]
-    if not is_linked(world) or world.power != "UK":
-        raise _illegal("only the UK moves money between purses, in the linked world game")
+    if world.power != "UK":
+        raise IllegalAction("only the UK moves money between purses, in the linked world game")
     for purse in (action.frm, action.to):
         if purse not in economies:
-            raise _illegal(
+            raise IllegalAction(
                 f"the UK has no purse {purse.title()} (its purses: {', '.join(e.title() for e in economies)})"
             )
     if action.frm == action.to or action.ipcs <= 0:
-        raise _illegal("a transfer moves some IPCs from one purse to another")
+        raise IllegalAction("a transfer moves some IPCs from one purse to another")
     have = world.ipcs.get(action.frm, 0)
     if action.ipcs > have:
-        raise _illegal(f"{action.frm.title()} has {have} IPCs, not {action.ipcs}")
+        raise IllegalAction(f"{action.frm.title()} has {have} IPCs, not {action.ipcs}")
     world.ipcs[action.frm] = have - action.ipcs
     world.ipcs[action.to] = world.ipcs.get(action.to, 0) + action.ipcs
     world.log.append(f"the UK moves {action.ipcs} IPCs from {action.frm.title()} to {action.to.title()}")
 
 
-def _illegal(message: str) -> Exception:
-    from .engine import IllegalAction
-
-    return IllegalAction(message)
+LAYER = Layer(
+    "linked",
+    turn_start=on_turn_start,
+    turn_end=on_turn_end,
+    out_of_the_war=out_of_the_war,
+    victory=_surrender_decides,
+    initial_placement=InitialPlacement(
+        SETUP_ORDER, begin_setup, setup_ipcs, setup_spaces, setup_place, finish_setup_step
+    ),
+    transfer=transfer,
+    transfers=_transfers,
+    closed=closed_by_surrender,
+    closed_reason=_closed_reason,
+    stops_ships=on_patrol_against,
+    may_patrol=may_patrol,
+    patrol_space=patrol_space,
+    capital_taken=_capital_lost,
+    income=_pooled_income,
+    in_exile=_rules_from_exile,
+    ship_spaces=_german_submarines,
+    free_units=FreeUnits(
+        free_infantry_used, _free_infantry_short, _spend_free_infantry, _free_infantry_spaces
+    ),
+)
+"""The linked world game's rules on the base engine's hooks."""

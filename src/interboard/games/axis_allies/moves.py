@@ -22,7 +22,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from ...board import SpaceKind
-from .linked import closed_by_surrender, on_patrol_against
+from .layers import Hooks, closed_reason, hooks
 from .state import Phase, Unit, World
 from .units import UnitType
 
@@ -103,8 +103,8 @@ def canal_open(world: World, a: str, b: str, power: str) -> bool:
 
 
 def passage_open(world: World, space: str, power: str) -> bool:
-    """Linked game: a sea card kept for one side's ships (the Panama Canal, the Allies'), closed
-    while the other side holds the convoy centre named (sea zone 3, the Panama convoy)."""
+    """A sea card the data keeps for one side's ships (the linked world's Panama Canal, the
+    Allies'), closed while the other side holds the convoy centre it names (sea zone 3)."""
     t = world.data.territories[space]
     side = world.side(power)
     if t.ships_of is not None and t.ships_of != side:
@@ -123,11 +123,15 @@ def hostile_land(world: World, space: str, power: str) -> bool:
     )
 
 
-def _step_ok(world: World, unit: Unit, ut: UnitType, frm: str, to: str, last: bool, combat: bool) -> bool:
-    """May ``unit`` step from ``frm`` into ``to``, ending there if ``last``?"""
+def _step_ok(
+    world: World, unit: Unit, ut: UnitType, frm: str, to: str, last: bool, combat: bool, h: Hooks
+) -> bool:
+    """May ``unit`` step from ``frm`` into ``to``, ending there if ``last``? (``h``: the world's
+    hooks, asked once by the search.)"""
     power = unit.owner
-    if closed_by_surrender(world, to):
-        return ut.is_air and not last  # aircraft may fly over a surrendered power's lands
+    for closed in h.closed:
+        if closed(world, to):
+            return ut.is_air and not last  # aircraft may fly over a closed space
     if is_neutral(world, to):
         return False
     to_sea = world.is_sea(to)
@@ -139,8 +143,10 @@ def _step_ok(world: World, unit: Unit, ut: UnitType, frm: str, to: str, last: bo
         if not to_sea or not canal_open(world, frm, to, power) or not passage_open(world, to, power):
             return False
         if not last:
-            if not ut.has("submarine") and on_patrol_against(world, to, power):
-                return False  # enemy fighters on patrol stop surface ships
+            if h.stops_ships and not ut.has("submarine"):
+                for stops in h.stops_ships:
+                    if stops(world, to, power):
+                        return False
             return not blocks_ships(world, to, power)
         if not combat and world.enemy_units(to, power):
             return ut.has("submarine") and not world.combatants(world.enemy_units(to, power))
@@ -161,6 +167,7 @@ def find_route(world: World, unit: Unit, to: str, via: tuple[str, ...] = (), *, 
     """The shortest legal route for ``unit`` to ``to`` (through ``via`` in order when given), or a
     :class:`MoveError` saying why there is none."""
     ut = world.unit_type(unit)
+    h = hooks(world)
     budget = left(world, unit)
     if budget <= 0:
         raise MoveError(f"{ut.name} in {world.space_name(unit.at)} has no movement left")
@@ -170,7 +177,7 @@ def find_route(world: World, unit: Unit, to: str, via: tuple[str, ...] = (), *, 
         for k, nxt in enumerate(path):
             if nxt not in neighbours(world, here):
                 raise MoveError(f"{world.space_name(nxt)} is not next to {world.space_name(here)}")
-            if not _step_ok(world, unit, ut, here, nxt, k == len(path) - 1, combat):
+            if not _step_ok(world, unit, ut, here, nxt, k == len(path) - 1, combat, h):
                 raise MoveError(
                     f"{ut.name} may not {'end in' if k == len(path) - 1 else 'pass'} {world.space_name(nxt)}"
                 )
@@ -191,7 +198,7 @@ def find_route(world: World, unit: Unit, to: str, via: tuple[str, ...] = (), *, 
             if nxt in previous:
                 continue
             if nxt == to:
-                if _step_ok(world, unit, ut, here, nxt, True, combat):
+                if _step_ok(world, unit, ut, here, nxt, True, combat, h):
                     previous[nxt] = here
                     steps = [nxt]
                     back: str | None = here
@@ -200,7 +207,7 @@ def find_route(world: World, unit: Unit, to: str, via: tuple[str, ...] = (), *, 
                         back = previous[back]
                     return Route(tuple(reversed(steps)))
                 continue
-            if _step_ok(world, unit, ut, here, nxt, False, combat):
+            if _step_ok(world, unit, ut, here, nxt, False, combat, h):
                 previous[nxt] = here
                 frontier.append((nxt, cost + 1))
     closed = _closed_to(world, unit, to, previous)
@@ -215,8 +222,9 @@ def _closed_to(world: World, unit: Unit, to: str, reached: dict[str, str | None]
     canal, a sea card, a card kept for one side) closes it."""
     ut = world.unit_type(unit)
     t = world.data.territories[to]
-    if closed_by_surrender(world, to):
-        return f"{world.space_name(to)} belongs to a power that has surrendered: no one enters it"
+    closed = closed_reason(world, to)
+    if closed:
+        return closed
     if ut.is_air and t.ships_only:
         return f"aircraft cross {world.space_name(to)} only aboard a carrier"
     if not ut.is_sea:
@@ -240,6 +248,7 @@ def _closed_to(world: World, unit: Unit, to: str, reached: dict[str, str | None]
 def reachable(world: World, unit: Unit, *, combat: bool) -> dict[str, int]:
     """Every space ``unit`` may end its move in now, with the cost (boarding and landing excluded)."""
     ut = world.unit_type(unit)
+    h = hooks(world)
     budget = left(world, unit)
     out: dict[str, int] = {}
     seen = {unit.at}
@@ -249,9 +258,9 @@ def reachable(world: World, unit: Unit, *, combat: bool) -> dict[str, int]:
         if cost >= budget:
             continue
         for nxt in neighbours(world, here):
-            if nxt not in out and _step_ok(world, unit, ut, here, nxt, True, combat):
+            if nxt not in out and _step_ok(world, unit, ut, here, nxt, True, combat, h):
                 out[nxt] = cost + 1
-            if nxt not in seen and _step_ok(world, unit, ut, here, nxt, False, combat):
+            if nxt not in seen and _step_ok(world, unit, ut, here, nxt, False, combat, h):
                 seen.add(nxt)
                 frontier.append((nxt, cost + 1))
     out.pop(unit.at, None)
@@ -264,7 +273,9 @@ def landing_spots(world: World, power: str, fighter: bool) -> set[str]:
     the turn, and (fighters) sea zones with a carrier of its side with room."""
     held = world.extra.get("held_at_start", {})
     side = world.side(power)
-    spots = {sid for sid, s in held.items() if s == side and not closed_by_surrender(world, sid)}
+    spots = {sid for sid, s in held.items() if s == side}
+    for closed in hooks(world).closed:
+        spots = {sid for sid in spots if not closed(world, sid)}
     if fighter:
         # One pass over the units: carrier places and the fighters already on them, by sea zone.
         room: dict[str, int] = {}

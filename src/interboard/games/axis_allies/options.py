@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from ..protocol import Option, OptionValue
+from .gamedata import LAYERS
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +64,8 @@ HELP = {
 }
 BOUNDS = {"max_rounds": (0, 100), "kamikaze_hit": (1, 6)}
 PACIFIC_ONLY = {"surprise_attack", "kamikaze_hit", "bases", "convoy_routes"}
-LINKED_ONLY = {"uk_ipc_loss_modifier", "combat_air_patrol"}
+LAYER_ONLY = {"uk_ipc_loss_modifier": "linked", "combat_air_patrol": "linked"}
+"""Options of a rule layer (:mod:`.layers`): offered by the games that play with it."""
 
 
 def option_specs(game: str) -> tuple[Option, ...]:
@@ -73,7 +75,7 @@ def option_specs(game: str) -> tuple[Option, ...]:
     for f in fields(Options):
         if f.name in PACIFIC_ONLY and game == "aa_europe_1999":
             continue
-        if f.name in LINKED_ONLY and game != "aa_linked_world":
+        if f.name in LAYER_ONLY and LAYER_ONLY[f.name] not in LAYERS.get(game, ()):
             continue
         value: OptionValue = getattr(default, f.name)
         text, choices = HELP[f.name]

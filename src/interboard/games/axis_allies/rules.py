@@ -1,6 +1,7 @@
-"""The rules of the Axis & Allies games beyond moving and fighting: capture and liberation, capitals,
-placement, income and convoys, the Europe game's Soviet conversion and Middle East oil, the Pacific
-game's convoy routes, Chinese infantry and Japanese victory points, and the end of the game.
+"""The rules of the Axis & Allies games beyond moving and fighting (capture is :mod:`.capture`):
+capitals, placement, income and convoys, the Europe game's Soviet conversion and Middle East oil,
+the Pacific game's convoy routes, Chinese infantry and Japanese victory points, and the end of the
+game.
 
 Where a rulebook is silent or the printings differ, the choice is a named option or a documented
 decision (docs/rules/axis-allies.md).
@@ -10,9 +11,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import linked
 from .actions import Convert, Move, Place
-from .state import Phase, Unit, World
+from .layers import closed_reason, hooks
+from .moves import carrier_room, neighbours
+from .state import IllegalAction, Phase, World
 
 VICTORY_POINTS = 22
 """Pacific: Japan wins with this many victory points."""
@@ -20,18 +22,12 @@ CHINA_INFANTRY_PER = 2
 """Pacific: China gets one infantry for every this many Chinese territories it holds."""
 
 
-def _illegal(message: str) -> Exception:
-    from .engine import IllegalAction
-
-    return IllegalAction(message)
-
-
 # ---------------------------------------------------------------------- turn hooks
 def on_turn_start(world: World) -> None:
     if world.power == "CHINA":
         chinese_infantry(world)
-    if linked.is_linked(world):
-        linked.on_turn_start(world)
+    for hook in hooks(world).turn_start:
+        hook(world)
 
 
 def on_turn_end(world: World, power: str) -> None:
@@ -47,15 +43,16 @@ def on_turn_end(world: World, power: str) -> None:
     world.extra.pop("amphibious", None)
     world.extra.pop("landings", None)
     world.extra.pop("unloaded", None)
-    if linked.is_linked(world):
-        linked.on_turn_end(world, power)
+    for hook in hooks(world).turn_end:
+        hook(world, power)
 
 
 def end_of_round(world: World) -> None:
-    """Capitals held for a whole round decide the game (the linked game: surrender does);
+    """Capitals held for a whole round decide the game (unless a layer decides otherwise);
     ``max_rounds`` ends it as a draw."""
     record_round(world)
-    if not linked.is_linked(world) and _capital_held_a_round(world):
+    victory = hooks(world).victory or _capital_held_a_round
+    if victory(world):
         return
     if world.options.max_rounds and world.round >= world.options.max_rounds:
         world.log.append(f"round {world.round} was the last: the game is drawn")
@@ -108,77 +105,7 @@ def _victory(world: World, side: str, capital: str) -> bool:
     return all(world.owner.get(c) is not None and world.side(world.owner[c]) == side for c in own)
 
 
-# ---------------------------------------------------------------------- capture
-def take_territory(world: World, space: str, power: str, blitz: bool = False) -> None:
-    """``power``'s land units take ``space``: it passes to ``power``, or back to its original owner
-    when that is an ally whose capital its side holds (liberation); a capital taken gives the captor
-    the IPCs of the economy whose capital it was."""
-    t = world.data.territories[space]
-    previous = world.owner.get(space)
-    original = t.original_owner or t.owner
-    new = power
-    if original is not None and not world.enemies(original, power) and original != power:
-        capital = world.data.power(original).capital
-        holder = world.owner.get(capital)
-        if holder is not None and not world.enemies(holder, original):
-            new = original  # liberated
-    world.owner[space] = new
-    for u in world.at(space):
-        ut = world.unit_type(u)
-        if world.enemies(u.owner, power) and (
-            ut.has("factory") or ut.has("infrastructure") or ut.has("anti_aircraft")
-        ):
-            u.owner = new  # factories, bases and AA guns change hands
-    world.extra.setdefault("conquered", []).append(space)
-    how = "blitzes through" if blitz else "takes"
-    world.log.append(f"{power} {how} {world.space_name(space)}" + (f" for {new}" if new != power else ""))
-    if previous is not None and world.enemies(previous, power):
-        for power_ in world.data.powers:
-            for economy in power_.economies:
-                if economy.capital == space and power_.id == previous:
-                    loot = world.ipcs.get(economy.id, 0)
-                    world.ipcs[economy.id] = 0
-                    gain = world.data.power(power).economies[0].id
-                    world.ipcs[gain] = world.ipcs.get(gain, 0) + loot
-                    world.captured_capitals[space] = world.round
-                    if linked.is_linked(world):  # a surrender modifier: "lost capital this turn"
-                        world.extra.setdefault("capital_lost", {})[previous] = True
-                    world.log.append(
-                        f"{power} captures the capital {world.space_name(space)} and its {loot} IPCs"
-                    )
-
-
-def claim_unowned(world: World, space: str, power: str) -> None:
-    """Linked game: a land card with no owner (the Rocky Mountains, the Great Plains) passes to the
-    first power whose land units enter it."""
-    t = world.data.territories[space]
-    if space in world.owner or t.neutral or world.is_sea(space):
-        return
-    world.owner[space] = power
-    world.log.append(f"{power} takes {world.space_name(space)}, which no one held")
-
-
 # ---------------------------------------------------------------------- convoys
-def pass_convoy(world: World, unit: Unit, space: str) -> None:
-    """A warship entering or passing a convoy centre of the other side takes control of it; a
-    warship of the owner's side takes it back (transports never do)."""
-    t = world.data.territories[space]
-    if not t.convoy or world.unit_type(unit).attack <= 0:
-        return
-    owner = world.owner.get(space)
-    if owner is None:
-        return
-    if world.enemies(owner, unit.owner):
-        if world.convoys.get(space) != world.side(unit.owner):
-            world.convoys[space] = world.side(unit.owner)
-            world.log.append(
-                f"{unit.owner} takes the convoy centre {world.space_name(space)} ({t.convoy} IPCs)"
-            )
-    elif space in world.convoys:
-        world.convoys.pop(space)
-        world.log.append(f"{unit.owner} clears the convoy centre {world.space_name(space)}")
-
-
 def convoy_lost(world: World, space: str) -> bool:
     """An island's income travels by its convoy route: lost while an enemy warship is there."""
     route = world.data.territories[space].convoy_route
@@ -213,27 +140,24 @@ def income_of(world: World, power: str) -> dict[str, int]:
         economy = world.economy_of(space)
         if economy is not None:
             out[economy] += t.ipc
-    if power == "UK" and linked.is_linked(world):
-        return linked.pool_uk_convoys(world, dict(out))
-    return dict(out)
+    income = dict(out)
+    for hook in hooks(world).income:
+        income = hook(world, power, income)
+    return income
 
 
 def collect_income(world: World, power: str) -> None:
     """The end of a turn: each economy collects, unless its capital is in enemy hands."""
     income = income_of(world, power)
     paid = {}
+    in_exile = hooks(world).in_exile
     for economy in world.data.power(power).economies:
         holder = world.owner.get(economy.capital)
-        if holder is None or world.enemies(holder, power):
-            if linked.is_linked(world):
-                # Capitals in exile: the economy goes on from another of its starting factories.
-                exile = linked.exile_capital(world, power, economy.capital)
-                where = f"from exile in {world.space_name(exile)}" if exile else "with no capital"
-                world.log.append(f"{economy.id} rules {where}")
-            else:
-                world.log.append(f"{economy.id} collects nothing: its capital is in enemy hands")
-                paid[economy.id] = 0
-                continue
+        lost = holder is None or world.enemies(holder, power)
+        if lost and not any(hook(world, power, economy) for hook in in_exile):  # a layer's exile
+            world.log.append(f"{economy.id} collects nothing: its capital is in enemy hands")
+            paid[economy.id] = 0
+            continue
         amount = income.get(economy.id, 0)
         if power == "GERMANY" and economy.id == "GERMANY":
             amount -= sum(
@@ -276,22 +200,26 @@ def middle_east_oil(world: World) -> int:
 def convert_units(world: World, action: Convert) -> None:
     """Europe: in its purchase step the USSR may take over British and American units standing in a
     territory with a Soviet factory, of types it could buy itself."""
-    if world.power != "USSR" or world.data.id not in ("aa_europe_1999", "aa_linked_world"):
-        raise _illegal("only the Soviet Union converts Allied units, in the Europe game")
+    if world.power != "USSR" or not any(t.conversion for t in world.data.territories.values()):
+        raise IllegalAction("only the Soviet Union converts Allied units, in the Europe game")
     t = world.data.territories[action.at]
     if not t.conversion or world.owner.get(action.at) != "USSR":
-        raise _illegal(f"{world.space_name(action.at)} is not a Soviet factory territory held by the USSR")
+        raise IllegalAction(
+            f"{world.space_name(action.at)} is not a Soviet factory territory held by the USSR"
+        )
     buys = world.data.power("USSR").buys
     for type_, n in action.units:
         if type_ not in buys:
-            raise _illegal(f"the USSR converts only units it could buy, not {world.data.units[type_].name}")
+            raise IllegalAction(
+                f"the USSR converts only units it could buy, not {world.data.units[type_].name}"
+            )
         allied = [
             u
             for u in world.at(action.at)
             if u.type == type_ and u.owner in ("UK", "USA") and u.aboard is None
         ]
         if len(allied) < n:
-            raise _illegal(
+            raise IllegalAction(
                 f"{world.space_name(action.at)} has {len(allied)} Allied "
                 f"{world.data.units[type_].name}, not {n}"
             )
@@ -307,9 +235,9 @@ def check_raid(world: World, action: Move) -> None:
     for type_, _ in action.units:
         ut = world.data.units[type_]
         if not (ut.has("strategic_bomber") or (ut.is_air and ut.carrier_cost)):
-            raise _illegal(f"a raid is flown by bombers and their escorting fighters, not {ut.name}")
+            raise IllegalAction(f"a raid is flown by bombers and their escorting fighters, not {ut.name}")
     if not any(world.data.units[t].has("strategic_bomber") for t, _ in action.units):
-        raise _illegal("a raid needs a bomber")
+        raise IllegalAction("a raid needs a bomber")
     target = action.to
     holder = world.owner.get(target)
     if (
@@ -317,13 +245,14 @@ def check_raid(world: World, action: Move) -> None:
         or not world.enemies(holder, world.power)
         or not any(world.unit_type(u).has("factory") for u in world.at(target))
     ):
-        raise _illegal(f"{world.space_name(target)} has no enemy factory to bomb")
+        raise IllegalAction(f"{world.space_name(target)} has no enemy factory to bomb")
 
 
 def check_landing(world: World, sea: str, land: str) -> None:
-    """Linked game: no one lands in a surrendered power's territory."""
-    if linked.closed_by_surrender(world, land):
-        raise _illegal(f"{world.space_name(land)} belongs to a power that has surrendered: no one enters it")
+    """No one lands where a layer closes the land."""
+    closed = closed_reason(world, land)
+    if closed:
+        raise IllegalAction(closed)
 
 
 # ---------------------------------------------------------------------- placement
@@ -341,48 +270,51 @@ def place_units(world: World, action: Place) -> None:
     at = action.at
     factories = world.extra.get("factories_at_start", [])
     counts = dict(action.units)
+    h = hooks(world)
     for type_, n in action.units:
         ut = world.data.units[type_]
         economy = _placing_economy(world, at)
         have = world.bought.get(economy, {}).get(type_, 0)
         if have < n:
-            raise _illegal(f"{economy} has {have} {ut.name} to place, not {n}")
-        free_here = 0  # the UK's free infantry among them: no factory needed, no factory limit
+            raise IllegalAction(f"{economy} has {have} {ut.name} to place, not {n}")
+        free_here = 0  # a layer's free units among them: no factory needed, no factory limit
         if ut.has("factory"):
             _place_factory(world, at)
         elif ut.is_sea or (ut.is_air and world.is_sea(at)):
             if not world.is_sea(at):
-                raise _illegal(f"{world.space_name(at)} is land: a {ut.name} is placed in a sea zone")
-            coast = [f for f in factories if at in _neighbours(world, f) and world.owner.get(f) == power]
-            german_subs = world.data.id == "aa_linked_world" and power == "GERMANY" and ut.has("submarine")
-            if not coast and not (german_subs and _german_sub_sea(world, at)):
-                raise _illegal(
+                raise IllegalAction(f"{world.space_name(at)} is land: a {ut.name} is placed in a sea zone")
+            coast = [f for f in factories if at in neighbours(world, f) and world.owner.get(f) == power]
+            if not coast and not any(hook(world, power, ut, at) for hook in h.ship_spaces):
+                raise IllegalAction(
                     f"{world.space_name(at)} is not a sea zone next to a factory {power} held at "
                     "the start of its turn"
                 )
             if ut.is_sea and world.enemy_units(at, power):
-                raise _illegal(f"enemy units in {world.space_name(at)}: no new ship is placed there")
+                raise IllegalAction(f"enemy units in {world.space_name(at)}: no new ship is placed there")
             if ut.is_air:
                 room = _new_carrier_room(world, at, counts)
                 if not ut.carrier_cost or room < n * ut.carrier_cost:
-                    raise _illegal(f"no carrier room for {n} {ut.name} in {world.space_name(at)}")
+                    raise IllegalAction(f"no carrier room for {n} {ut.name} in {world.space_name(at)}")
         else:
-            free_here = linked.free_infantry_used(world, economy, at, type_, n, have)
+            if h.free_units:
+                free_here = h.free_units.used(world, economy, at, type_, n, have)
             factory = china_places_anywhere(world, at) or (at in factories and world.owner.get(at) == power)
             if n > free_here and not factory:
-                if free_here:
-                    raise _illegal(f"the UK has {free_here} free infantry left to place, not {n}")
-                raise _illegal(f"{world.space_name(at)} has no factory {power} held at the start of its turn")
+                if h.free_units and free_here:
+                    raise IllegalAction(h.free_units.short(world, free_here, n))
+                raise IllegalAction(
+                    f"{world.space_name(at)} has no factory {power} held at the start of its turn"
+                )
         limit = None if world.is_sea(at) or china_places_anywhere(world, at) else placement_limit(world, at)
         if limit is not None and n > free_here:
             placed = world.extra.setdefault("placed", {}).get(at, 0)
             if placed + n - free_here > limit:
-                raise _illegal(
+                raise IllegalAction(
                     f"the factory in {world.space_name(at)} places {limit} units a turn ({placed} placed)"
                 )
             world.extra["placed"][at] = placed + n - free_here
-        if free_here:
-            world.extra["free_infantry"] -= free_here
+        if h.free_units and free_here:
+            h.free_units.spend(world, economy, type_, free_here)
         world.bought[economy][type_] = have - n
         for _ in range(n):
             u = world.add_unit(type_, power, at)
@@ -401,20 +333,12 @@ def _placing_economy(world: World, at: str) -> str:
         return economies[0].id
     land = at
     if world.is_sea(at):
-        land = next((f for f in world.extra.get("factories_at_start", []) if at in _neighbours(world, f)), at)
+        land = next((f for f in world.extra.get("factories_at_start", []) if at in neighbours(world, f)), at)
     economy = world.economy_of(land)
     return economy if economy in {e.id for e in economies} else economies[0].id
 
 
-def _neighbours(world: World, space: str) -> list[str]:
-    from .moves import neighbours
-
-    return neighbours(world, space)
-
-
 def _new_carrier_room(world: World, at: str, counts: dict[str, int]) -> int:
-    from .moves import carrier_room
-
     return carrier_room(world, at, world.power)
 
 
@@ -425,19 +349,11 @@ def _place_factory(world: World, at: str) -> None:
         or world.owner.get(at) != world.power
         or world.extra.get("held_at_start", {}).get(at) != world.side(world.power)
     ):
-        raise _illegal(f"a factory goes in a territory {world.power} held at the start of its turn")
+        raise IllegalAction(f"a factory goes in a territory {world.power} held at the start of its turn")
     if t.ipc < 1:
-        raise _illegal(f"{world.space_name(at)} is worth no IPCs: no factory there")
+        raise IllegalAction(f"{world.space_name(at)} is worth no IPCs: no factory there")
     if any(world.unit_type(u).has("factory") for u in world.at(at)):
-        raise _illegal(f"{world.space_name(at)} has a factory already")
-
-
-def _german_sub_sea(world: World, sea: str) -> bool:
-    """Linked game: Germany places new submarines next to any territory with an IPC value it holds."""
-    return any(
-        world.owner.get(land) == "GERMANY" and world.data.territories[land].ipc > 0
-        for land in _neighbours(world, sea)
-    )
+        raise IllegalAction(f"{world.space_name(at)} has a factory already")
 
 
 # ---------------------------------------------------------------------- Pacific: China

@@ -24,10 +24,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..positions import PositionError, an_object, fail, unknown_fields, whole
-from . import linked
 from .actions import ActionSyntaxError, space_of, unit_type_of
 from .engine import begin_turn
 from .gamedata import GameData
+from .layers import hooks
 from .options import Options
 from .state import SEAT_OF, Phase, Unit, World, new_world
 
@@ -157,10 +157,11 @@ def build(variant: str, options: Mapping[str, Any], seed: int, position: Mapping
         steps = ", ".join(p.value for p in Phase if p is not Phase.OVER)
         raise fail("phase", f"no step {phase!r} (steps: {steps})") from None
     if world.phase is Phase.SETUP:
-        if world.data.id != linked.GAME:
+        placement = hooks(world).initial_placement
+        if placement is None:
             raise fail("phase", f"only the linked world game has an initial placement, not {world.data.id}")
         turn = world.turn
-        linked.begin_setup(world)  # the IPCs each power places with
+        placement.begin(world)  # the IPCs each power places with
         if "power" in position:
             world.turn = turn
     else:

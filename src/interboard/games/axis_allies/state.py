@@ -24,9 +24,13 @@ SEAT_OF = {"CHINA": "USA"}
 """Powers played by another power's seat (the Pacific rulebook gives China to the US player)."""
 
 
+class IllegalAction(ValueError):
+    """An action the rules refuse now; the message says which rule."""
+
+
 class Phase(StrEnum):
     SETUP = "setup"
-    """The linked game's initial placement, before round 1."""
+    """An initial placement before round 1 (a rule layer's: :mod:`.layers`)."""
     PURCHASE = "purchase"
     COMBAT_MOVE = "combat_move"
     COMBAT = "combat"
@@ -272,6 +276,11 @@ class World:
             steps=int(d.get("steps", 0)),
             extra=copy.deepcopy(d.get("extra", {})),
         )
+
+
+def seat_of(world: World, power: str) -> str:
+    """The seat that plays ``power`` (China is played by the USA's seat, as in the Pacific rulebook)."""
+    return SEAT_OF.get(power, power)
 
 
 def _copied(value: Any) -> Any:

@@ -39,6 +39,7 @@ from typing import Any
 
 from . import combat, inventions, supply
 from .front import why_not_leave
+from .layers import Layer
 from .state import GONE, MAP, Unit, World
 
 AIR = ("zeppelin", "flyer")
@@ -684,3 +685,35 @@ def mission_ready(world: World) -> list[Unit]:
 def reset_turn(world: World) -> None:
     """A new player-turn: last turn's notes go (missions have returned)."""
     world.extra.pop("air", None)
+
+
+def _settle(world: World) -> None:
+    """A base change phase with no base to change: flyers on a lost base still go."""
+    settle_flyers(world, world.side)
+
+
+LAYER = Layer(
+    "air",
+    phases=(
+        "zeppelin_base_change",
+        "flyer_base_change",
+        "airmobile_embarkation",
+        "zeppelin_sortie",
+        "mission_allocation",
+        "interception",
+        "flyer_return",
+    ),
+    strategic=flip_zeppelins,
+    player_turn=reset_turn,
+    on_entry={
+        "zeppelin_base_change": (escape_storms,),
+        "flyer_base_change": (escape_storms,),
+        "movement": (land_passengers, sweeps),
+    },
+    automatic={"flyer_return": return_to_base, "zeppelin_base_change": _settle, "flyer_base_change": _settle},
+    on_change=displace_flyers,
+    interdicted=interdicted,
+    adjacent_sources=zeppelin_sources,
+)
+"""The Zeppelins' and the ether flyers' rules on the engine's hooks (their phases' decisions are the
+engine's, by phase name)."""

@@ -13,7 +13,8 @@ counts as a division for stacking.
 from __future__ import annotations
 
 from . import supply
-from .movement import HOOKS_ALLOWANCE, SPECIAL_MOVERS, stack_fits
+from .layers import Layer, SpecialMover
+from .movement import stack_fits
 from .state import GONE, Unit, World
 
 BARRED = ("mountain",)
@@ -107,5 +108,5 @@ def push(world: World, cell: int, direction: str, units: list[Unit]) -> None:
         push(world, nxt, direction, surplus)
 
 
-HOOKS_ALLOWANCE.append(allowance)
-SPECIAL_MOVERS["afb"] = (steps, enter)
+LAYER = Layer("armour", allowance=allowance, movers={"afb": SpecialMover(steps, enter)})
+"""The buster's rules on the engine's hooks."""

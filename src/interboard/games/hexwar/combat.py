@@ -16,20 +16,14 @@ strength first, HQs last, then the fortress's inherent steps.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from . import supply
+from .layers import hooks
 from .movement import stack_fits
 from .rules import update_control
 from .state import GONE, MAP, Unit, World
-
-SHIFT_HOOKS: list[Callable[[World, int, list[Unit]], int]] = []
-"""Hooks adding left shifts to an attack on a hex (storms)."""
-LOSS_HOOKS: list[Callable[[World, list[Unit], int, str], int]] = []
-"""Hooks changing the steps a side loses (a tank absorbing the first hit)."""
-
 
 IMMUNE = frozenset({"tank", "afb"})
 """Counters that never give a step: a tank goes with the last infantry step of its hex, the armoured
@@ -152,7 +146,7 @@ def odds(
     fighting = [u for u in attackers if u.kind != "tank"]
     if fighting and all(u.hex is not None and geo.river(u.hex, cell) for u in fighting):
         shifts += int(data.river.get("shifts", 0))
-    for hook in SHIFT_HOOKS:
+    for hook in hooks(world).shifts:  # the layers' (a storm)
         shifts += hook(world, cell, attackers)
     column = data.column_index(attack, defence)
     if column >= 0:
@@ -268,9 +262,6 @@ def resolve(world: World, cell: int, attackers: list[Unit]) -> dict[str, Any]:
     if attacker_loss and any(u.kind == "tank" for u in attackers):
         attacker_loss -= 1
         world.say("the attacking tank absorbs the first hit")
-    for hook in LOSS_HOOKS:
-        attacker_loss = hook(world, attackers, attacker_loss, "attacker")
-        defender_loss = hook(world, held, defender_loss, "defender")
     take_losses(world, attackers, attacker_loss, 0)
     take_losses(world, held, defender_loss, 1, cell)
     promote_crack(world, attackers)

@@ -1,20 +1,24 @@
 """The turn structure: set-up, strategic turns, operational turns, and each side's sequence of play.
 
 A game is a series of decision points. The set-up asks both sides at once; then each player-turn
-walks its side's sequence: New Units (a decision), the air phases (hooks the Vernian inventions
-fill; passed over while no hook is registered), Movement (a decision), Bombardment (a hook), Combat
-(one decision an attack, with the defender's retreat and the attacker's advance as decisions of
-their own), Attrition (dice, no decision). A strategic turn begins with its arrivals and the tunnel;
-the game ends at the start of the data's last strategic turn, or the instant a side wins.
+walks its side's sequence: New Units (a decision), the air phases (the air layer's), Movement (a
+decision), Bombardment, Combat (one decision an attack, with the defender's retreat and the
+attacker's advance as decisions of their own), Attrition (dice, no decision). A strategic turn
+begins with its arrivals and the tunnel; the game ends at the start of the data's last strategic
+turn, or the instant a side wins.
+
+The rule layers the variant's data names (:mod:`.layers`: the Vernian inventions, air and armour)
+fill the hooks at each of these points; the engine runs only those.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
-from . import air, armour, artillery, combat, inventions, movement, rules, supply
+from . import air, artillery, combat, inventions, movement, rules, supply
 from .actions import Action
 from .gamedata import Side
+from .layers import PhaseHook, hooks
 from .state import AVAILABLE, GONE, MAP, POOL, Unit, World
 
 
@@ -22,10 +26,8 @@ class IllegalAction(ValueError):
     """An action the rules refuse now; the message says why."""
 
 
-PhaseHook = Callable[[World], None]
 AUTOMATIC: dict[str, PhaseHook] = {}
-"""Phases that run without a decision, by name (attrition here; bombardment and the air phases
-come with the Vernian inventions)."""
+"""The base game's phases that run without a decision, by name (attrition; the layers add theirs)."""
 DECIDED = (
     "new_units",
     "zeppelin_base_change",
@@ -40,21 +42,6 @@ DECIDED = (
 )
 """Phases that ask a side (the phasing side, but the other side intercepts)."""
 DECIDED_BY_ENEMY = ("interception",)
-ENTRY_HOOKS: dict[str, list[PhaseHook]] = {
-    "zeppelin_base_change": [air.escape_storms],
-    "flyer_base_change": [air.escape_storms],
-    "movement": [air.land_passengers, air.sweeps],
-}
-"""Run on entering a phase (rolls to escape a storm; passengers landing; fighters sweeping)."""
-STRATEGIC_HOOKS: list[PhaseHook] = [inventions.roll_for_inventions, air.flip_zeppelins]
-"""Run at the start of each strategic turn after the arrivals (the inventions' rolls)."""
-OPERATIONAL_HOOKS: list[PhaseHook] = [inventions.ask_for_storms]
-"""Run at the start of each operational turn, before anything else (storms)."""
-combat.SHIFT_HOOKS.append(inventions.storm_shifts)
-movement.ENTRY_COST_HOOKS.append(inventions.storm_cost)
-supply.INTERDICTED.append(air.interdicted)
-supply.ADJACENT_SOURCES.append(air.zeppelin_sources)
-assert "afb" in movement.SPECIAL_MOVERS, armour.__name__  # armour registers the buster's movement
 
 
 def seat_of(world: World) -> str:
@@ -118,8 +105,11 @@ def _next_step(world: World, seat: str) -> str:
     for probe, started in _phases_ahead(world, storms_first):
         if started == "end":
             return f"the game ends at the start of turn {data.end_turn} before {side.called} {decides} again"
-        if started and inventions.storm_side(probe) == seat and inventions.built(probe, seat):
-            return f"{subject} at the start of turn {probe.turn_name()}, placing {_its(side)} storm markers"
+        if started:
+            for asks in hooks(probe).operational_asks:
+                what = asks(probe, seat, _its(side))
+                if what:
+                    return f"{subject} at the start of turn {probe.turn_name()}, {what}"
         new_strategic = new_strategic or started == "strategic"
         if probe.phase_name == "combat" and probe.side != seat and needs_decision(probe):
             risk = True
@@ -137,6 +127,7 @@ def _phases_ahead(world: World, include_current: bool) -> Iterator[tuple[World, 
     begins there: ``operational``, ``strategic`` (a new operational turn both), ``end`` (the game's
     end: the last), or ``""``. The phases are not played: only the turn track moves."""
     data = world.data
+    new_player_turn = hooks(world).player_turn
     probe = world.clone()
     probe.decision = None
     for _ in range(2 * sum(len(s) for s in data.sequence.values())):
@@ -147,7 +138,8 @@ def _phases_ahead(world: World, include_current: bool) -> Iterator[tuple[World, 
             probe.phase += 1
             if probe.phase >= len(data.sequence[probe.side]):
                 probe.phase, probe.player = 0, probe.player + 1
-                probe.extra.pop("air", None)  # a new player-turn: the last one's air orders are gone
+                for hook in new_player_turn:  # what a new player-turn clears (last turn's air orders)
+                    hook(probe)
             if probe.player >= len(data.sides):
                 probe.player, probe.operational, started = 0, probe.operational + 1, "operational"
             if probe.operational > data.operational_turns:
@@ -208,7 +200,7 @@ def begin_strategic_turn(world: World) -> None:
         return
     world.say(f"strategic turn {world.turn_letter}")
     rules.strategic_arrivals(world)
-    for hook in STRATEGIC_HOOKS:
+    for hook in hooks(world).strategic:
         hook(world)
     begin_operational_turn(world)
 
@@ -216,7 +208,7 @@ def begin_strategic_turn(world: World) -> None:
 def begin_operational_turn(world: World) -> None:
     world.player = 0
     world.phase = 0
-    for hook in OPERATIONAL_HOOKS:
+    for hook in hooks(world).operational:
         hook(world)
     enter_phase(world)
 
@@ -230,9 +222,11 @@ def enter_phase(world: World) -> None:
     world.extra.pop("bombards", None)
     if world.stage != "play":
         return
+    h = hooks(world)
     if world.phase == 0:
-        air.reset_turn(world)
-    for hook in ENTRY_HOOKS.get(world.phase_name, ()):
+        for hook in h.player_turn:
+            hook(world)
+    for hook in h.on_entry.get(world.phase_name, ()):
         hook(world)
 
 
@@ -294,11 +288,12 @@ def needs_decision(world: World) -> bool:
 def run_on(world: World) -> None:
     """Play every phase that needs no decision, until one does or the game ends."""
     guard = 0
+    automatic = hooks(world).automatic
     while world.stage == "play" and not needs_decision(world):
         guard += 1
         if guard > 10_000:
             raise RuntimeError("the turn sequence does not advance")
-        hook = AUTOMATIC.get(world.phase_name)
+        hook = AUTOMATIC.get(world.phase_name) or automatic.get(world.phase_name)
         if hook is not None:
             hook(world)
             if world.stage != "play":
@@ -334,7 +329,8 @@ def finish_step(world: World) -> None:
 def attrition(world: World) -> None:
     """Each stack of the phasing side out of supply rolls a die: at or under its number of units, it
     loses a step."""
-    inventions.lightning(world)
+    for hook in hooks(world).attrition:  # the layers' first (generators' lightning)
+        hook(world)
     states = supply.unit_states(world)
     stacks: dict[int, list[str]] = {}
     for uid, state in states.items():
@@ -354,24 +350,18 @@ def attrition(world: World) -> None:
 
 
 AUTOMATIC["attrition"] = attrition
-AUTOMATIC["flyer_return"] = air.return_to_base
-
-
-def _settle(world: World) -> None:
-    air.settle_flyers(world, world.side)
-
-
-AUTOMATIC["zeppelin_base_change"] = _settle  # with no base to change, flyers on a lost base still go
-AUTOMATIC["flyer_base_change"] = _settle
 
 
 def after_change(world: World) -> None:
-    air.displace_flyers(world)
+    h = hooks(world)
+    for hook in h.on_change:  # flyers displaced from overrun bases
+        hook(world)
     if world.stage == "play" and (
         world.decision is not None or world.phase_name not in ("new_units", "movement")
     ):
         combat.drop_lone_tanks(world)  # during a move or a placement a tank may wait for its infantry
-    inventions.wreck_generators(world)
+    for hook in h.after_change:  # generators overrun
+        hook(world)
     rules.check_tunnel(world)
     rules.check_victory(world)
 

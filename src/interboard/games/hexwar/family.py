@@ -15,7 +15,7 @@ from typing import Any
 
 from ..protocol import Choices, FamilyError, OptionValue, Pending, Processed, State, VariantInfo
 from ..submissions import Drafts
-from . import rules, scenario
+from . import air, armour, inventions, layers, rules, scenario
 from .actions import ActionSyntaxError, parse_action
 from .bots import heuristic
 from .drawing import draw_position
@@ -256,6 +256,8 @@ class HexWarFamily:
         except (KeyError, TypeError, ValueError) as exc:
             raise FamilyError(f"cannot draw the position: {exc}") from None
 
+
+layers.provide(inventions.LAYER, air.LAYER, armour.LAYER)  # the layers a variant's data may name
 
 FAMILY = HexWarFamily()
 """The family's protocol object, as the registry names it."""

@@ -4,7 +4,9 @@ game's data can replace a stand-in file by file.
 
 A variant is a folder under ``data/`` holding ``game.json`` (``interboard-hexwar/1``), its hex maps
 (``interboard-hexmap/1``) and ``counters.json`` (``interboard-hexwar-counters/1``). Every check
-failure raises :class:`GameDataError` naming the file and the entry.
+failure raises :class:`GameDataError` naming the file and the entry. ``game.json`` names the rule
+layers the variant plays with beyond the base game (``layers``: the Vernian inventions, air and
+armour, :mod:`.layers`).
 """
 
 from __future__ import annotations
@@ -144,6 +146,8 @@ class GameData:
     end_turn: str
     first_week: str
     sequence: dict[str, tuple[str, ...]]
+    layers: tuple[str, ...]
+    """The rule layers it plays with beyond the base game, in order (:mod:`.layers`)."""
     phase_names: dict[str, str]
     """Each phase of the sequence as players say it (``bombardment step``)."""
     doubled: dict[str, Any]
@@ -486,6 +490,7 @@ def load_folder(folder: str) -> GameData:
         end_turn=str(turns["end"]),
         first_week=str(turns.get("first_week", "")),
         sequence={k: tuple(v) for k, v in _need(game, "sequence", where).items()},
+        layers=tuple(game.get("layers", ())),
         phase_names=dict(game.get("phase_names", {})),
         doubled=game.get("doubled_movement", {}),
         attack_trace=int(game["supply"]["attack_trace"]),

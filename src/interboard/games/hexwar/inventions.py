@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import combat, supply
+from .layers import Layer
 from .state import AVAILABLE, GONE, MAP, POOL, World
 
 
@@ -186,3 +187,21 @@ def lightning(world: World) -> None:
 
 def is_generator_hex(world: World, cell: int) -> bool:
     return any(u.kind == "generator" and u.hex == cell and u.where == MAP for u in world.units.values())
+
+
+def _asks_for_storms(world: World, side: str, its: str) -> str | None:
+    """What the start of an operational turn asks ``side``: its storm markers, once it has a device."""
+    return f"placing {its} storm markers" if storm_side(world) == side and built(world, side) else None
+
+
+LAYER = Layer(
+    "inventions",
+    strategic=roll_for_inventions,
+    operational=ask_for_storms,
+    operational_asks=_asks_for_storms,
+    attrition=lightning,
+    after_change=wreck_generators,
+    entry_cost=storm_cost,
+    shifts=storm_shifts,
+)
+"""The weather control devices' and the generators' rules on the engine's hooks."""

@@ -11,21 +11,11 @@ better supply or one closer to a source.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
 
 from . import supply
 from .front import why_not_leave
+from .layers import hooks
 from .state import MAP, Unit, World
-
-HOOKS_ALLOWANCE: list[Callable[[World, Unit, int], int]] = []
-"""Hooks changing a unit's movement allowance (the Vernian armoured front buster)."""
-ENTRY_COST_HOOKS: list[Callable[[World, int], int]] = []
-"""Hooks adding to the cost of entering a hex (a storm)."""
-SPECIAL_MOVERS: dict[
-    str, tuple[Callable[[World, Unit], dict[int, int]], Callable[[World, Unit, int], None]]
-] = {}
-"""Counter kinds that move by rules of their own: (the hexes they may enter with their costs, how
-they enter one). The armoured front buster registers here."""
 
 
 class MoveError(ValueError):
@@ -46,7 +36,7 @@ def allowance(world: World, unit: Unit) -> int:
         h = world.data.geography.hexes[unit.hex]
         if h.map in doubled.get("maps", ()) and h.get("nation") in doubled.get("nations", ()):
             points *= 2
-    for hook in HOOKS_ALLOWANCE:
+    for hook in hooks(world).allowance:  # the layers' (the armoured front buster)
         points = hook(world, unit, points)
     return points
 
@@ -69,8 +59,10 @@ def stack_fits(world: World, side: str, cell: int, incoming: list[Unit]) -> str 
 def reachable(world: World, unit: Unit, held: dict[str, int] | None = None) -> dict[int, int]:
     """Every hex ``unit`` can reach this phase, with the cheapest cost (its own hex at 0)."""
     assert unit.hex is not None
-    if unit.kind in SPECIAL_MOVERS:
-        return SPECIAL_MOVERS[unit.kind][0](world, unit)
+    h = hooks(world)
+    special = h.movers.get(unit.kind)
+    if special is not None:
+        return special.steps(world, unit)
     data = world.data
     geo = data.geography
     side = world.side_of(unit)
@@ -92,7 +84,7 @@ def reachable(world: World, unit: Unit, held: dict[str, int] | None = None) -> d
             if nxt not in cost or (enemy >> nxt) & 1 or geo.all_sea(cell, nxt):
                 continue
             step = cost[nxt] + (river if geo.river(cell, nxt) else 0)
-            for hook in ENTRY_COST_HOOKS:
+            for hook in h.entry_cost:  # the layers' (a storm)
                 step += hook(world, nxt)
             total = spent + step
             if total <= points and total < best.get(nxt, 1 << 30):
@@ -118,8 +110,8 @@ def why_not(
     if reason:
         return reason
     assert unit.hex is not None
-    if unit.kind in SPECIAL_MOVERS:
-        return None  # the buster's own rule: it moves while in attack supply, whatever is ahead
+    if unit.kind in hooks(world).movers:
+        return None  # its own rule (the buster: it moves while in attack supply, whatever is ahead)
     maps = maps if maps is not None else supply.supply_maps(world)
     own = maps[side]
     before = own.state(unit.hex)
@@ -165,8 +157,9 @@ def move(world: World, unit: Unit, target: int) -> None:
     reason = why_not(world, unit, target)
     if reason:
         raise MoveError(reason)
-    if unit.kind in SPECIAL_MOVERS:
-        SPECIAL_MOVERS[unit.kind][1](world, unit, target)
+    special = hooks(world).movers.get(unit.kind)
+    if special is not None:
+        special.enter(world, unit, target)
     else:
         unit.hex = target
     world.moved.append(unit.id)

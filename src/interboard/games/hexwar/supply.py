@@ -24,6 +24,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .layers import hooks
 from .state import World
 
 ATTACK = "attack"
@@ -34,14 +35,6 @@ RANK = {OUT: 0, DEFENCE: 1, ATTACK: 2}
 NOT_GROUND = frozenset({"zeppelin", "flyer", "generator"})
 """Counters that are not ground units (the Vernian air arms and lightning generators): they neither
 block nor project a zone, fight nor trace supply."""
-
-ExtraSources = Callable[[World, str], int]
-EXTRA_SOURCES: list[ExtraSources] = []
-"""Hooks adding attack-supply sources that need no trace (Zeppelins)."""
-INTERDICTED: list[Callable[[World, str], int]] = []
-"""Hooks giving hexes no supply line of the side may enter (interdiction)."""
-ADJACENT_SOURCES: list[Callable[[World, str], int]] = []
-"""Hooks giving hexes that supply their own and the adjacent hexes without a trace (Zeppelins)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,8 +96,9 @@ def supply_map(world: World, side: str, held: dict[str, int] | None = None) -> S
     enemy = data.enemy(side)
     own = held[side]
     blocked = held[enemy]
+    h = hooks(world)
     interdicted = 0
-    for hook in INTERDICTED:
+    for hook in h.interdicted:  # the layers' interdiction (ether flyers)
         interdicted |= hook(world, side)
     lines = data.passable & ~blocked & (~zones(world, held[enemy]) | own) & ~interdicted
     endpoints = data.passable & ~blocked & ~interdicted
@@ -122,11 +116,9 @@ def supply_map(world: World, side: str, held: dict[str, int] | None = None) -> S
         if u.where == "map" and u.hex is not None and u.kind == "hq" and world.side_of(u) == side:
             hqs |= 1 << u.hex
     sources = ((friendly_places | hqs) & connected) | ultimate
-    for hook in EXTRA_SOURCES:
-        sources |= hook(world, side) & ~interdicted
     near = board.reach(sources & lines, lines, data.attack_trace - 1, sea) | (sources & endpoints)
     attack = board.spread(near, endpoints, sea) & endpoints
-    for hook in ADJACENT_SOURCES:
+    for hook in h.adjacent_sources:  # sources with no trace (Zeppelins)
         attack |= board.spread(hook(world, side) & ~interdicted, endpoints) & endpoints
     reached = board.reach(friendly_cities & lines, lines, None, sea)
     defence = (board.spread(reached, endpoints, sea) & endpoints) | (data.towns & endpoints)
@@ -179,6 +171,7 @@ def naive_states(world: World) -> dict[str, str]:
     data = world.data
     geo = data.geography
     held = ground_masks(world)
+    h = hooks(world)
     out: dict[str, str] = {}
     for side in data.side_ids:
         enemy = data.enemy(side)
@@ -187,12 +180,12 @@ def naive_states(world: World) -> dict[str, str]:
         own_cells = set(geo.bitboard.bits(held[side]))
         zone_cells = set(geo.bitboard.bits(zone))
         cut = 0
-        for hook in INTERDICTED:
+        for hook in h.interdicted:
             cut |= hook(world, side)
         interdicted = set(geo.bitboard.bits(cut))
         passable = set(geo.bitboard.bits(data.passable)) - interdicted
         beside: set[int] = set()  # hexes a Zeppelin supplies: its own and the adjacent ones
-        for hook in ADJACENT_SOURCES:
+        for hook in h.adjacent_sources:
             for cell in geo.bitboard.bits(hook(world, side) & ~cut):
                 beside.add(cell)
                 beside.update(geo.neighbours[cell])
