@@ -64,8 +64,11 @@ def main() -> int:
         fam = get_family(family_id)
         state = fam.new_state(variant, {}, seed=1)
         seat = fam.seats(state)[0]
-        position = fam.position(state)
-        orders = {seat: [str(o) for o in list(fam.legal(state, seat, ()).actions)[:6]]}
+        if family_id == "diplomacy":
+            position = fam.position(state)
+            orders = {seat: [str(o) for o in list(fam.legal(state, seat, ()).actions)[:6]]}
+        else:
+            position, orders = fam.view(state), {}  # its map draws the pieces, not orders
 
         def draw(fam=fam, variant=variant, position=position, orders=orders) -> str:  # type: ignore[no-untyped-def]
             return fam.draw(variant, position, orders, [], "bench")

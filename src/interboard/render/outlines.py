@@ -8,17 +8,19 @@ the legend's entries. Every space group keeps the attributes the pages rely on (
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from xml.sax.saxutils import escape
 
-from ..board import Board, SpaceKind
+from ..board import Board, Space, SpaceKind
 from .base import (
     FILL,
     INK,
     SEA_INK,
     Frame,
     LegendItem,
+    _static,
     badge,
     board_frames,
     label_lines,
@@ -76,6 +78,13 @@ def region_outlines(board: Board) -> dict[str, list[tuple[Point, Point]]]:
                 sides.append((p, q))
         out[region.id] = [(p, q) for p, q in sides if count[_edge_key(p, q)] == 1]
     return out
+
+
+def _outline_d(space: Space, ox: float, oy: float) -> str:
+    """A space's outline and holes as path data, moved by (ox, oy): the same in every drawing."""
+    return "".join(
+        path_points([(ox + px, oy + py) for px, py in ring]) for ring in (space.outline, *space.holes)
+    )
 
 
 def _sea_line(frame: Frame, a: int, b: int) -> str:
@@ -174,9 +183,8 @@ def draw_outlined(
             "path",
             {
                 "class": "cell",
-                "d": "".join(
-                    path_points([(ox + px, oy + py) for px, py in ring])
-                    for ring in (space.outline, *space.holes)
+                "d": _static(
+                    board.base, ("outline", space.index, ox, oy), functools.partial(_outline_d, space, ox, oy)
                 ),
                 "fill-rule": "evenodd" if space.holes else None,
                 "fill": fill,
@@ -288,7 +296,18 @@ def draw_outlined(
             el("g", {"class": "region", "data-region": region.id, "pointer-events": "none"}, *parts)
         )
     out.extend(regions)
-    out.append(el("g", {"class": "sea-lines"}, *(_sea_line(frame, a, b) for a, b in board.sea_lines)))
+    # A sea line's path is the board's own (its two outlines' nearest points): found once per board.
+    offsets = tuple(frame.offsets.items())
+    out.append(
+        el(
+            "g",
+            {"class": "sea-lines"},
+            *(
+                _static(board.base, ("sea-line", a, b, offsets), functools.partial(_sea_line, frame, a, b))
+                for a, b in board.sea_lines
+            ),
+        )
+    )
     out.append(el("g", {"class": "labels", "pointer-events": "none"}, *labels_out))
     legend_parts, legend_height = legend(
         frame, [*items, *([sea_line_legend()] if board.sea_lines else [])], frame.height
