@@ -129,7 +129,10 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
     title = c.field(data, "title", str, "top level")
     size: Point | None = None
     # A file of several printed boards gives their sizes in "boards"; its drawing holds the rest.
-    if "drawing" in data and not ("boards" in data and "width" not in data["drawing"]):
+    drawn_apart = (
+        "boards" in data and isinstance(data.get("drawing"), dict) and "width" not in data["drawing"]
+    )
+    if "drawing" in data and not drawn_apart:
         drawing = c.field(data, "drawing", dict, "top level")
         width = c.field(drawing, "width", (int, float), "drawing")
         height = c.field(drawing, "height", (int, float), "drawing")
