@@ -18,6 +18,7 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
+from ..rule_layers import LayerRegistry
 from .actions import Place, Transfer
 from .gamedata import Economy, GameData
 from .state import Unit, World
@@ -144,33 +145,15 @@ class Hooks:
 BASE = Hooks(())
 """The base games: no layer."""
 
-_provided: dict[str, Layer] = {}
-_hooks: dict[GameData, Hooks] = {}
-"""By data object (a game's): asked at every hook point, so kept fast."""
-
-
-def provide(*layers: Layer) -> None:
-    """Make layers available to the variants that name them (the family provides its own)."""
-    for layer in layers:
-        _provided[layer.name] = layer
-    _hooks.clear()
+_registry: LayerRegistry[GameData, Layer, Hooks] = LayerRegistry(
+    "Axis & Allies", lambda data, layers: Hooks(layers) if layers else BASE
+)
+provide = _registry.provide
 
 
 def hooks(world: World) -> Hooks:
-    """The hooks of the layers ``world``'s variant names."""
-    try:
-        return _hooks[world.data]
-    except KeyError:
-        pass
-    data = world.data
-    missing = [n for n in data.layers if n not in _provided]
-    if missing:
-        raise LookupError(
-            f"{data.id} plays with the rule layer(s) {', '.join(missing)}, which no family has "
-            "provided (the Axis & Allies family provides its own when it is imported)"
-        )
-    found = _hooks[data] = Hooks(tuple(_provided[n] for n in data.layers)) if data.layers else BASE
-    return found
+    """The hooks of the layers ``world``'s variant names (asked at every hook point: kept per data)."""
+    return _registry.hooks(world.data)
 
 
 # ---------------------------------------------------------------------- hooks asked in several places

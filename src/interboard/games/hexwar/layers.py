@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from ..rule_layers import LayerRegistry
 from .gamedata import GameData
 from .state import Unit, World
 
@@ -115,30 +116,12 @@ class Hooks:
                 )
 
 
-_provided: dict[str, Layer] = {}
-_hooks: dict[GameData, Hooks] = {}
-"""By data object (the variant's, or one a test made): asked at every hook point, so kept fast."""
-
-
-def provide(*layers: Layer) -> None:
-    """Make layers available to the variants that name them (the family provides its own)."""
-    for layer in layers:
-        _provided[layer.name] = layer
-    _hooks.clear()
+_registry: LayerRegistry[GameData, Layer, Hooks] = LayerRegistry(
+    "hex wargame", lambda data, layers: Hooks(data, layers)
+)
+provide = _registry.provide
 
 
 def hooks(world: World) -> Hooks:
-    """The hooks of the layers ``world``'s variant names."""
-    try:
-        return _hooks[world.data]
-    except KeyError:
-        pass
-    data = world.data  # the first world of this data: its sequence is checked here
-    missing = [n for n in data.layers if n not in _provided]
-    if missing:
-        raise LookupError(
-            f"{data.id} plays with the rule layer(s) {', '.join(missing)}, which no family has "
-            "provided (the hex wargame family provides its own when it is imported)"
-        )
-    found = _hooks[data] = Hooks(data, tuple(_provided[n] for n in data.layers))
-    return found
+    """The hooks of the layers ``world``'s variant names (asked at every hook point: kept per data)."""
+    return _registry.hooks(world.data)
