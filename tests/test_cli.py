@@ -255,24 +255,33 @@ def test_serve_refuses_an_unknown_sqlite_synchronous_setting_before_starting(tmp
 
 LOADED = """
 import json, sys
+import interboard.board.loader as loader
 from interboard.cli.main import main
+boards = []
+read_board = loader.board_from_data
+loader.board_from_data = lambda data, source: boards.append(source) or read_board(data, source=source)
 sys.argv[0] = "interboard"
 try:
     main()
 except SystemExit as done:
     assert not done.code, done.code
 print("LOADED", json.dumps(sorted(m for m in sys.modules if m.startswith("interboard.games."))))
+print("BOARDS", json.dumps(boards))
 """
+
+
+def run_interboard(*args: str) -> str:
+    proc = subprocess.run(
+        [sys.executable, "-c", LOADED, *args], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
 
 
 def family_modules_loaded_by(*args: str) -> dict[str, list[str]]:
     """The modules of each family (its catalog and its package's ``__init__`` aside) that
     ``interboard ARGS`` imported, run as a new process: a family is loaded only where it is used."""
-    proc = subprocess.run(
-        [sys.executable, "-c", LOADED, *args], capture_output=True, text=True, timeout=60, check=False
-    )
-    assert proc.returncode == 0, proc.stderr
-    line = next(line for line in proc.stdout.splitlines() if line.startswith("LOADED "))
+    line = next(line for line in run_interboard(*args).splitlines() if line.startswith("LOADED "))
     loaded: dict[str, list[str]] = {}
     for name in json.loads(line.removeprefix("LOADED ")):
         parts = name.split(".")
@@ -296,3 +305,13 @@ def test_a_familys_command_loads_its_family_alone() -> None:
     # The calculator's modules only: not the family's adapter, engine, bots or drawing.
     names = {name.rpartition(".")[2] for name in loaded["axis_allies"]}
     assert {"cli", "odds"} <= names and not {"family", "engine", "bots", "drawing", "combat"} & names
+
+
+def test_the_battle_calculator_reads_no_board() -> None:
+    """``interboard odds`` needs a game's unit table alone; reading its board would double its start."""
+    out = run_interboard("odds", "aa_pacific_2001", "--attack", "2 infantry", "--defend", "infantry")
+    assert "attacker wins" in out
+    assert "BOARDS []" in out, out
+    # the script's counting reader does see a board read by a command that needs one
+    rendered = run_interboard("render", "aa_pacific_2001", "-o", "/dev/null")
+    assert '"aa_pacific_2001.json"' in rendered.partition("BOARDS ")[2]

@@ -28,7 +28,7 @@ runner = CliRunner()
 
 
 def units(game: str, text: str) -> tuple[str, ...]:
-    return tuple(t for t, n in parse_counts(game_data(game), text, "test") for _ in range(n))
+    return tuple(t for t, n in parse_counts(game_data(game).units, text, "test") for _ in range(n))
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])

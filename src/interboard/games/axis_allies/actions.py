@@ -20,10 +20,12 @@ ids or names, singular or plural (``armor`` reads as ``armour``).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
 from .gamedata import GameData
+from .units import UnitType
 
 
 class ActionSyntaxError(ValueError):
@@ -111,7 +113,7 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text.strip().lower().replace("_", " "))
 
 
-def unit_type_of(data: GameData, word: str, where: str) -> str:
+def unit_type_of(units: Mapping[str, UnitType], word: str, where: str) -> str:
     key = _norm(word)
     key = ALIASES.get(key, key)
     candidates = [key]
@@ -121,12 +123,10 @@ def unit_type_of(data: GameData, word: str, where: str) -> str:
         candidates.append(key[:-1])
     for cand in candidates:
         cand = _norm(ALIASES.get(cand, cand))
-        for uid, ut in data.units.items():
+        for uid, ut in units.items():
             if cand in (_norm(uid), _norm(ut.name)):
                 return uid
-    raise ActionSyntaxError(
-        f"{where}: unknown unit {word.strip()!r} (units: {', '.join(sorted(data.units))})"
-    )
+    raise ActionSyntaxError(f"{where}: unknown unit {word.strip()!r} (units: {', '.join(sorted(units))})")
 
 
 @cache
@@ -150,7 +150,7 @@ def space_of(data: GameData, text: str, where: str) -> str:
     raise ActionSyntaxError(f"{where}: unknown place {text.strip()!r}{hint}")
 
 
-def parse_counts(data: GameData, text: str, where: str) -> Counts:
+def parse_counts(units: Mapping[str, UnitType], text: str, where: str) -> Counts:
     out: list[tuple[str, int]] = []
     for part in re.split(r",|\band\b", text):
         part = part.strip()
@@ -160,7 +160,7 @@ def parse_counts(data: GameData, text: str, where: str) -> Counts:
         count, name = (int(m.group(1)), m.group(2)) if m else (1, part)
         if count <= 0 or count > 999:
             raise ActionSyntaxError(f"{where}: {part!r}: a count is 1 to 999")
-        out.append((unit_type_of(data, name, where), count))
+        out.append((unit_type_of(units, name, where), count))
     if not out:
         raise ActionSyntaxError(f"{where}: name the units ('2 infantry, 1 armour')")
     return tuple(out)
@@ -180,10 +180,10 @@ def parse_action(data: GameData, text: str) -> Action:
     m = re.fullmatch(r"buy\s+(.+?)(?:\s+for\s+(\w+))?", line, re.IGNORECASE)
     if m:
         economy = m.group(2).upper() if m.group(2) else None
-        return Buy(parse_counts(data, m.group(1), where), economy)
+        return Buy(parse_counts(data.units, m.group(1), where), economy)
     m = re.fullmatch(r"(convert|place|kamikaze)\s+(.+?)\s+at\s+(.+)", line, re.IGNORECASE)
     if m:
-        counts = parse_counts(data, m.group(2), where)
+        counts = parse_counts(data.units, m.group(2), where)
         at = space_of(data, m.group(3), where)
         kind = m.group(1).lower()
         if kind == "convert":
@@ -195,7 +195,7 @@ def parse_action(data: GameData, text: str) -> Action:
     if m:
         via = tuple(space_of(data, v, where) for v in m.group(5).split(",")) if m.group(5) else ()
         return Move(
-            parse_counts(data, m.group(2), where),
+            parse_counts(data.units, m.group(2), where),
             space_of(data, m.group(3), where),
             space_of(data, m.group(4), where),
             via,
@@ -206,7 +206,7 @@ def parse_action(data: GameData, text: str) -> Action:
         return Transfer(int(m.group(1)), m.group(2).upper(), m.group(3).upper())
     m = re.fullmatch(r"lose\s+(.+)", line, re.IGNORECASE)
     if m:
-        return Lose(parse_counts(data, m.group(1), where))
+        return Lose(parse_counts(data.units, m.group(1), where))
     raise ActionSyntaxError(
         f"{where}: not an action (buy, convert, transfer, move, raid, place, lose, press on, retreat to, "
         "submerge)"

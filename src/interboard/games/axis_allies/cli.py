@@ -5,6 +5,7 @@ Imported by the CLI only (it needs Typer, which the engine does not)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Annotated
 
@@ -13,8 +14,9 @@ import typer
 from .. import listed_variant
 from ..protocol import FamilyError
 from .actions import ActionSyntaxError, parse_counts
-from .gamedata import GameData, game_data
+from .gamedata import game_units
 from .odds import Battle, Odds, OddsError, exact, simulate
+from .units import UnitType
 
 
 class Mode(StrEnum):
@@ -34,18 +36,18 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def _units(data: GameData, text: str, what: str) -> tuple[str, ...]:
+def _units(units: Mapping[str, UnitType], text: str, what: str) -> tuple[str, ...]:
     try:
-        counts = parse_counts(data, text, what)
+        counts = parse_counts(units, text, what)
     except ActionSyntaxError as exc:
         raise _fail(str(exc)) from None
     return tuple(t for t, n in counts for _ in range(n))
 
 
-def _order(data: GameData, text: str | None, what: str) -> tuple[str, ...]:
+def _order(units: Mapping[str, UnitType], text: str | None, what: str) -> tuple[str, ...]:
     if not text:
         return ()
-    return tuple(dict.fromkeys(_units(data, text, what)))
+    return tuple(dict.fromkeys(_units(units, text, what)))
 
 
 def odds(
@@ -78,17 +80,17 @@ def odds(
         raise _fail(str(exc)) from None
     if fam.name != "axis_allies":
         raise _fail(f"{info.id} is a {fam.name} variant: the battle calculator is for Axis & Allies variants")
-    data = game_data(info.id)
+    units = game_units(info.id)  # the unit table alone: loading the board would slow the start
     battle = Battle(
-        data.units,
-        _units(data, attack, "--attack"),
-        _units(data, defend, "--defend"),
+        units,
+        _units(units, attack, "--attack"),
+        _units(units, defend, "--defend"),
         kind=kind.value,
         aa=aa,
-        bombard=_units(data, bombard, "--bombard") if bombard else (),
+        bombard=_units(units, bombard, "--bombard") if bombard else (),
         low_luck=mode is Mode.low_luck,
-        attacker_order=_order(data, attacker_order, "--attacker-order"),
-        defender_order=_order(data, defender_order, "--defender-order"),
+        attacker_order=_order(units, attacker_order, "--attacker-order"),
+        defender_order=_order(units, defender_order, "--defender-order"),
     )
     if kind is not Kind.amphibious and bombard:
         raise _fail("--bombard supports an amphibious assault: add --kind amphibious")

@@ -201,11 +201,27 @@ def game_from_data(data: dict[str, Any], board: Board, source: str, layers: tupl
     )
 
 
-@cache
-def game_data(game: str) -> GameData:
-    """A shipped game's data (``aa_europe_1999``, ``aa_pacific_2001``, ``aa_linked_world``), loaded once."""
+def _game_file(game: str) -> dict[str, Any]:
     if game not in GAMES:
         raise GameDataError(f"unknown Axis & Allies game {game!r} (games: {', '.join(GAMES)})")
     text = resources.files(DATA_PACKAGE).joinpath(f"{game}.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+@cache
+def game_data(game: str) -> GameData:
+    """A shipped game's data (``aa_europe_1999``, ``aa_pacific_2001``, ``aa_linked_world``), loaded once."""
     board = load_packaged_board(MAPS_PACKAGE, game)
-    return game_from_data(json.loads(text), board, f"{game}.json", LAYERS.get(game, ()))
+    return game_from_data(_game_file(game), board, f"{game}.json", LAYERS.get(game, ()))
+
+
+@cache
+def game_units(game: str) -> dict[str, UnitType]:
+    """A shipped game's unit table alone: the battle calculator needs no board."""
+    try:
+        return unit_types(_game_file(game)["units"], f"{game}.json")
+    except KeyError as exc:
+        raise GameDataError(f"{game}.json: KeyError: {exc}") from None
+    except UnitDataError as exc:
+        raise GameDataError(str(exc)) from None

@@ -77,7 +77,7 @@ def _space(world: World, text: Any, where: str) -> str:
 
 
 def _unit_type(world: World, text: Any, where: str) -> str:
-    return _named(unit_type_of, world, text, "unit", where)
+    return _named(lambda data, word, at: unit_type_of(data.units, word, at), world, text, "unit", where)
 
 
 def _named(
