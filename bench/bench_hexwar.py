@@ -1,6 +1,6 @@
 """Hand-run benchmark of the hex wargame family (the Vernian WWI variant on its full maps).
 
-    python bench/bench_hexwar.py [--positions 20] [--games 2] [--repeat 5] [--bot-games 10]
+    python bench/bench_hexwar.py [--positions 20] [--games 2] [--repeat 5] [--bot-games 10] [--max-turns N]
 
 1. Supply: the supply state of every ground unit of both sides, as one phase needs it, on positions
    taken from seeded random games; timed for the bit-set search the engine uses and for the naive
@@ -93,12 +93,14 @@ def play_games(games: int) -> None:
         )
 
 
-def duel(seed: int, hero: str, bot: str) -> tuple[bool, int, float]:
-    """One game: ``bot`` in seat ``hero``, random players elsewhere. (won, operational turns, seconds
-    the bot thought)."""
+def duel(seed: int, hero: str, bot: str, max_turns: int | None = None) -> tuple[bool, int, float]:
+    """One game: ``bot`` in seat ``hero``, random players elsewhere, stopped unwon after ``max_turns``
+    operational turns if given. (won, operational turns, seconds the bot thought)."""
     state = FAMILY.new_state("vernian_wwi", {}, seed)
     thought = 0.0
     while not FAMILY.pending(state).over:
+        if max_turns is not None and World.from_json(state).game_turn > max_turns:
+            return False, max_turns, thought
         pending = FAMILY.pending(state)
         subs = {}
         for seat in pending.seats:
@@ -112,14 +114,14 @@ def duel(seed: int, hero: str, bot: str) -> tuple[bool, int, float]:
     return state["winner"] == hero, World.from_json(state).game_turn, thought
 
 
-def bot_table(games: int) -> None:
+def bot_table(games: int, max_turns: int | None) -> None:
     print(
         f"{'bot side':10} {'heuristic: wins [95 % CI]':34} {'reference: random':22} "
         f"{'op. turns':>9} {'bot s/op. turn':>15}"
     )
     for hero in FAMILY.seats(FAMILY.new_state("vernian_wwi", {}, 1)):
-        runs = [duel(500 + k, hero, "heuristic") for k in range(games)]
-        refs = [duel(500 + k, hero, "random") for k in range(games)]
+        runs = [duel(500 + k, hero, "heuristic", max_turns) for k in range(games)]
+        refs = [duel(500 + k, hero, "random", max_turns) for k in range(games)]
         wins = sum(1 for r in runs if r[0])
         ref_wins = sum(1 for r in refs if r[0])
         lo, hi = wilson(wins, games)
@@ -139,6 +141,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--bot-games", type=int, default=10, help="games a side for the bot table (0: none)")
+    parser.add_argument(
+        "--max-turns", type=int, help="stop a bot-table game unwon after this many operational turns"
+    )
     args = parser.parse_args()
     worlds = positions(args.positions, seed=7)
     fast, naive, units = time_supply(worlds, args.repeat)
@@ -149,7 +154,7 @@ def main() -> None:
     )
     play_games(args.games)
     if args.bot_games:
-        bot_table(args.bot_games)
+        bot_table(args.bot_games, args.max_turns)
 
 
 if __name__ == "__main__":

@@ -39,7 +39,10 @@ SMOKE = {
         "turtle",
     ],
     "bench_instructions.py": ["--calls", "2", "--routes", "seat view"],
-    "bench_hexwar.py": ["--positions", "2", "--games", "0", "--repeat", "1", "--bot-games", "1"],
+    "bench_hexwar.py": [
+        *("--positions", "2", "--games", "0", "--repeat", "1"),
+        *("--bot-games", "1", "--max-turns", "2"),
+    ],
     "bench_odds.py": ["--size", "4", "--error", "0.05"],
     "bench_server.py": [
         "--games",
@@ -68,6 +71,8 @@ SMOKE = {
 REPORTED = {
     # Each board drawn from real geography against its cells, with both sizes of the SVG.
     "bench_maps.py": [r"^standard\s+\d+\.\dms\s+\d+\.\dms\s+\d+\.\d\d\s+\d+kB\s+\d+kB$"],
+    # The bot table's rows, one a side, with games stopped at the turn cap counted as not won.
+    "bench_hexwar.py": [r"^Germany\s+0/1 = ", r"^Allies\s+0/1 = "],
     # Each command's wall and CPU time, and its CPU time against Python's own start.
     "bench_startup.py": [
         r"^python -c pass\s+\d+ms\s+\d+ms\s+1\.0$",
