@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .bots.seats import bot_names, seat_actions
-from .games import find_variant
+from .games import add_variant, find_variant
 from .games.protocol import FamilyError, OptionValue
 from .games.record import Match
 
@@ -50,6 +50,8 @@ class GameSpec:
     out: str | None = None
     """Directory to write the game's record into."""
     index: int = 0
+    definition: str | None = None
+    """A variant made from a file: its definition, for a worker process to add it too."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,8 @@ class GameResult:
 def play(spec: GameSpec) -> tuple[GameResult, dict[str, Any]]:
     """Play the game to its end or its cap: its result and its record (JSON-ready)."""
     started = time.perf_counter()
+    if spec.definition is not None:
+        add_variant(json.loads(spec.definition), spec.variant)
     match = Match.new(spec.variant, dict(spec.options), spec.seed)
     fam = match.family
     bots = dict(spec.seats)
@@ -158,6 +162,7 @@ def make_specs(
             max_year=max_year,
             out=str(out) if out is not None else None,
             index=k,
+            definition=info.definition,
         )
         for k in range(games)
     ]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from ..games import families
+from ..games import add_variant_file, families
 from ..games.protocol import Family, FamilyError, OptionValue, VariantInfo
 
 if TYPE_CHECKING:
@@ -78,3 +78,23 @@ def load_any_record(path: Path, until: str | int | None = None) -> Match:
     except (RecordError, FamilyError, ValueError) as exc:
         message = str(exc)
         raise fail(message if message.startswith(str(path)) else f"{path}: {message}") from exc
+
+
+VARIANT_FORMAT = "interboard-variant/1"
+
+
+def variant_or_file(text: str) -> str:
+    """A variant's id as given, or the id of the variant file ``text`` names (``my-game.json``),
+    added to this process's variants first. Raises :class:`FamilyError` with the file's errors."""
+    if not text.endswith(".json"):
+        return text
+    path = Path(text)
+    if path.is_file():
+        try:
+            head = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            head = None  # reported by the reading below
+        if isinstance(head, dict) and head.get("format") not in (None, VARIANT_FORMAT):
+            return text  # another kind of file (a game record), for the caller to read
+    _, info = add_variant_file(path)
+    return info.id

@@ -24,11 +24,12 @@ import typer
 from ..games import catalog, catalogs, find_variant
 from ..games import family as get_family
 from ..games.protocol import FamilyError, OptionValue
-from .common import fail, family_cli, hooks, load_any_record
+from .common import fail, family_cli, hooks, load_any_record, variant_or_file
 from .families import Commands
 from .render import render as render_svg
 from .scenario import app as scenario_app
 from .selfplay import selfplay as selfplay_command
+from .variant import app as variant_app
 
 app = typer.Typer(
     cls=Commands,
@@ -76,7 +77,7 @@ def play(
     if variant.startswith("-"):  # an option came first: the variant is the default one
         args, variant = [variant, *args], "standard"
     try:
-        fam, info = find_variant(variant)
+        fam, info = find_variant(variant_or_file(variant))
     except FamilyError as exc:
         raise fail(str(exc)) from exc
     module = family_cli(fam)
@@ -481,6 +482,7 @@ def serve(
 
 app.command("render")(render_svg)
 app.add_typer(scenario_app, name="scenario")
+app.add_typer(variant_app, name="variant")
 app.command("selfplay")(selfplay_command)
 
 

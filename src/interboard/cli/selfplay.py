@@ -11,7 +11,7 @@ import typer
 
 from ..games import find_variant
 from ..games.protocol import FamilyError
-from .common import parse_options
+from .common import parse_options, variant_or_file
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -64,6 +64,7 @@ def selfplay(
 
     console = Console()
     try:
+        variant = variant_or_file(variant)
         fam, info = find_variant(variant)
         names = [b.strip() for b in (bots or f"{fam.default_bot or 'random'},random").split(",") if b.strip()]
         options = parse_options(info, option or [])

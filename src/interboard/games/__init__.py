@@ -18,11 +18,13 @@ family's is a light module of its own (:data:`CATALOGS`), so that ``interboard v
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from .protocol import Catalog, Family, FamilyError, ListedVariant, VariantInfo
+from .protocol import Catalog, Family, FamilyError, ListedVariant, VariantFiles, VariantInfo
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -177,11 +179,51 @@ def _key(variant_id: str) -> str:
     return variant_id.strip().lower().replace("-", "_")
 
 
+_FROM_FILES: dict[str, tuple[Family, VariantInfo]] = {}
+"""The variants added from files in this process (:func:`add_variant`), by id."""
+
+
+def add_variant(
+    definition: Any, source: str = "variant", base: Path | None = None
+) -> tuple[Family, VariantInfo]:
+    """Offer the variant a parsed variant file defines (``docs/variants.md``), from now on in this
+    process; its ``family`` is loaded. The same definition again is the same variant. Raises
+    :class:`FamilyError` naming every error of the file."""
+    if not isinstance(definition, Mapping):
+        raise FamilyError(f"{source}: a variant file is a JSON object")
+    name = definition.get("family")
+    if not isinstance(name, str):
+        raise FamilyError(f"{source}: family: missing (the rule family, such as 'diplomacy')")
+    fam = family(name)
+    if not isinstance(fam, VariantFiles):
+        raise FamilyError(f"{source}: family: the {name} family's variants are not defined by files")
+    info = fam.add_variant(definition, source, base)
+    _FROM_FILES[info.id] = (fam, info)
+    _variant_index.cache_clear()
+    return fam, info
+
+
+def add_variant_file(path: str | Path) -> tuple[Family, VariantInfo]:
+    """:func:`add_variant` for a variant file; its map files are read beside it."""
+    p = Path(path)
+    try:
+        definition = json.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise FamilyError(f"{p}: cannot be read: {exc.strerror or exc}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise FamilyError(f"{p.name}: not JSON: {exc}") from None
+    return add_variant(definition, p.name, p.parent)
+
+
 def listed_variant(variant_id: str) -> tuple[Catalog, ListedVariant]:
     """The catalog of a variant's family and the variant's names, by its id (``Twin-Earths-3`` reads
     as ``twin_earths_3``), with no family loaded. An unknown id is a :class:`FamilyError` that lists
     the variants of every family."""
-    found = _listed_index().get(_key(variant_id))
+    key = _key(variant_id)
+    if key in _FROM_FILES:
+        fam, info = _FROM_FILES[key]
+        return catalog(fam.name), ListedVariant(info.id, info.title, info.description)
+    found = _listed_index().get(key)
     if found is None:
         raise _unknown(variant_id)
     return found
@@ -191,8 +233,11 @@ def find_variant(variant_id: str) -> tuple[Family, VariantInfo]:
     """The family and description of a variant by its id (``Twin-Earths-3`` reads as ``twin_earths_3``);
     the family is loaded, alone. An unknown id is a :class:`FamilyError` that lists the variants of
     every family."""
+    key = _key(variant_id)
+    if key in _FROM_FILES:
+        return _FROM_FILES[key]
     try:
-        return _found(_key(variant_id))
+        return _found(key)
     except KeyError:
         raise _unknown(variant_id) from None
 

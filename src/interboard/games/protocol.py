@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 State = dict[str, Any]
@@ -114,6 +115,9 @@ class VariantInfo:
     rules: tuple[str, ...] = ()
     """The project's rule pages that explain the variant (``docs/rules/<name>.md``), first the one
     a new player should read: the server shows them on the variant's rules page."""
+    definition: str | None = None
+    """For a variant defined by a file (``docs/variants.md``): that definition, as JSON text with
+    its map files written in, which a record keeps so that it replays if the file later changes."""
 
     def option(self, name: str) -> Option:
         for opt in self.options:
@@ -228,6 +232,18 @@ class Processed:
     ``order`` (the action's text) and ``succeeded``, and may have a ``message`` that explains it,
     so a page that knows no family's rules can list them."""
     winners: list[str]
+
+
+@runtime_checkable
+class VariantFiles(Protocol):
+    """A family whose variants may be defined by files (``docs/variants.md``)."""
+
+    def add_variant(self, definition: Mapping[str, Any], source: str, base: Path | None) -> VariantInfo:
+        """Offer the variant ``definition`` (a parsed variant file named ``source``; its map files
+        are read from ``base``) from now on, in this process. The same definition again is the same
+        variant; another under a taken id is refused. Raises :class:`FamilyError` with every error
+        of the file, each naming where it is."""
+        ...
 
 
 @runtime_checkable

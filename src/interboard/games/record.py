@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import find_variant
+from . import add_variant, find_variant
 from .protocol import Family, FamilyError, OptionValue, Processed, State, VariantInfo
 
 FORMAT = "interboard-record/1"
@@ -82,6 +82,7 @@ class Match:
             "format": FORMAT,
             "family": self.family.name,
             "variant": self.info.id,
+            **({"variant_definition": json.loads(self.info.definition)} if self.info.definition else {}),
             "options": dict(self.options),
             "seed": self.seed,
             **({"scenario": self.position} if self.position is not None else {}),
@@ -109,6 +110,11 @@ def replay(data: Any, source: str = "record", until: str | int | None = None) ->
     if data.get("format") != FORMAT:
         raise RecordError(f"{source}: format is {data.get('format')!r}, not {FORMAT!r}")
     variant = _field(data, "variant", str, source)
+    if "variant_definition" in data:  # a variant made from a file: the record keeps the file
+        try:
+            add_variant(data["variant_definition"], f"{source}: variant_definition")
+        except FamilyError as exc:
+            raise RecordError(str(exc)) from None
     position = data.get("scenario")
     if position is not None and not isinstance(position, dict):
         raise RecordError(f"{source}: 'scenario' must be the position the game started from, an object")

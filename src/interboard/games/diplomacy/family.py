@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from ..memo import ByState
@@ -33,7 +34,8 @@ from .rules import Edition, Rulebook
 from .state import PhaseKind
 from .text import position_text
 from .validate import check_order
-from .variants import VARIANTS, Variant, get_variant
+from .variant_file import VariantFileError
+from .variants import DEFINITIONS, VARIANTS, Variant, add_defined, get_variant
 
 _DECODED: ByState[Game] = ByState()
 _LISTED: ByState[Mapping[str, PowerOptions]] = ByState()
@@ -81,6 +83,19 @@ def rulebook_for(v: Variant, options: Mapping[str, OptionValue]) -> Rulebook:
     return rulebook
 
 
+def _info(v: Variant) -> VariantInfo:
+    return VariantInfo(
+        v.id,
+        "diplomacy",
+        v.title,
+        v.description,
+        tuple(p.id for p in v.board.powers),
+        _options(v),
+        rules=("diplomacy", "twin-earths") if v.rulebook.links or v.board.boards else ("diplomacy",),
+        definition=DEFINITIONS.get(v.id),
+    )
+
+
 class DiplomacyFamily:
     name = "diplomacy"
     title = "Diplomacy"
@@ -90,18 +105,14 @@ class DiplomacyFamily:
     cli = "interboard.games.diplomacy.cli"
 
     def variants(self) -> list[VariantInfo]:
-        return [
-            VariantInfo(
-                v.id,
-                self.name,
-                v.title,
-                v.description,
-                tuple(p.id for p in v.board.powers),
-                _options(v),
-                rules=("diplomacy", "twin-earths") if v.rulebook.links or v.board.boards else ("diplomacy",),
-            )
-            for v in VARIANTS.values()
-        ]
+        return [_info(v) for v in VARIANTS.values()]
+
+    def add_variant(self, definition: Mapping[str, Any], source: str, base: Path | None) -> VariantInfo:
+        try:
+            variant, _ = add_defined(definition, source, base)
+        except VariantFileError as exc:
+            raise FamilyError(str(exc)) from None
+        return _info(variant)
 
     def _info(self, variant: str) -> VariantInfo:
         for info in self.variants():
