@@ -46,8 +46,8 @@ def import_map(
 ) -> None:
     """Convert a map file of another program to interboard's map format.
 
-    Exit status 1: the map cannot be converted (the message names the file and line); 2: the
-    command is wrong (an unknown format, a file that is missing or cannot be written)."""
+    Exit status 1: the map cannot be converted (the message names the file and line).
+    Exit status 2: the command is wrong (an unknown format, a missing file, an output not written)."""
     importers = hooks("MAP_IMPORTERS")
     if fmt not in importers:
         raise fail(f"unknown map format {fmt!r} (formats: {', '.join(sorted(importers))})")
