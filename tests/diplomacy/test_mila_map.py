@@ -363,6 +363,16 @@ def test_a_missing_file(tmp_path: Path) -> None:
     assert _error_of(tmp_path, text) == "bad.map:1: MAP nowhere: there is no nowhere.map beside bad.map"
 
 
+def test_included_files(tmp_path: Path) -> None:
+    _write(tmp_path, "small.map", SMALL)
+    _write(tmp_path, "more.map", "DELTA (DELTAN) GGG\nA GGG\n")
+    both = convert_mila_map(_write(tmp_path, "both.map", "USE small more\n")).data
+    assert [p["id"] for p in both["powers"]] == ["ALPHA", "BETA", "DELTA", "GAMMA"]
+    assert both["start"]["units"]["DELTA"] == ["A GGG"]
+    assert _error_of(tmp_path, "USE small\nMAP small\n") == "bad.map:2: small.map is read a second time"
+    assert _error_of(tmp_path, "# itself\nUSE bad\n") == "bad.map:2: bad.map is read a second time"
+
+
 def test_an_unknown_directive(tmp_path: Path) -> None:
     text = SMALL.replace("UNOWNED FFF GGG", "UNOWNED FFF GGG\nFROBNICATE 3:4")
     message = _error_of(tmp_path, text)

@@ -207,7 +207,7 @@ def _read(parsed: _MapFile, path: Path, used_at: _Line | None) -> None:
     lines do not change it."""
     where = str(used_at) if used_at else path.name
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is no directive
     except OSError as exc:
         raise _error(where, f"{path.name} cannot be read ({exc.strerror})") from exc
     except UnicodeDecodeError as exc:
