@@ -26,6 +26,7 @@ from ..games import family as get_family
 from ..games.protocol import FamilyError, OptionValue
 from .common import fail, family_cli, hooks, load_any_record, variant_or_file
 from .families import Commands
+from .maps import app as map_app
 from .render import render as render_svg
 from .scenario import app as scenario_app
 from .selfplay import selfplay as selfplay_command
@@ -483,6 +484,7 @@ def serve(
 app.command("render")(render_svg)
 app.add_typer(scenario_app, name="scenario")
 app.add_typer(variant_app, name="variant")
+app.add_typer(map_app, name="map")
 app.command("selfplay")(selfplay_command)
 
 

@@ -1,5 +1,6 @@
 """The Diplomacy family's commands: ``adjudicate``, its own local ``play``, and its record formats
-for the generic ``replay``, ``render`` and ``export`` (``interboard-game/1`` and MILA's saved games).
+for the generic ``replay``, ``render`` and ``export`` (``interboard-game/1`` and MILA's saved games),
+and MILA's map files for the generic ``map import``.
 
 Imported by the CLI only (it needs Typer, which the engine does not)."""
 
@@ -295,6 +296,17 @@ def to_generic(data: Any) -> dict[str, Any]:
     }
 
 
+def import_mila_map(path: Path, svg: Path | None) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """A map in MILA's map format as ``interboard-map/1``, and notes on what was not converted
+    (raises :class:`~.mila_map.MilaMapError`, a ``ValueError``, naming the file and line at fault)."""
+    from .mila_map import convert_mila_map
+
+    converted = convert_mila_map(path, svg)
+    return converted.data, converted.notes
+
+
+MAP_IMPORTERS = {"mila": import_mila_map}
+"""Map formats the generic ``map import`` hands to this family."""
 REPLAYERS = {FORMAT: replay_game, "mila": replay_mila_game}
 """Record formats the generic ``replay`` hands to this family."""
 CONVERTERS = {FORMAT: to_generic}
