@@ -1075,3 +1075,61 @@ def test_readyz_answers_503_at_once_when_postgresql_stops_answering(
         for server in servers.started:
             server.stop()
         pg_server.drop_database(name)
+
+
+def variant_file(directory: Path, links: list[list[str]]) -> Path:
+    """A designer's variant beside a copy of the standard map: two boards, one power per board."""
+    directory.mkdir(exist_ok=True)
+    standard = Path(__file__).parents[2] / "src/interboard/games/diplomacy/data/maps/standard.json"
+    (directory / "maps").mkdir(exist_ok=True)
+    (directory / "maps" / "south.json").write_text(standard.read_text(encoding="utf-8"), encoding="utf-8")
+    path = directory / "tunnel.json"
+    definition = {
+        "format": "interboard-variant/1",
+        "family": "diplomacy",
+        "id": "served_tunnel",
+        "title": "Served Tunnel",
+        "boards": [{"name": "N", "map": "standard"}, {"name": "S", "file": "maps/south.json"}],
+        "powers": "one per board",
+        "links": links,
+        "start": {"year": 1900, "opening": "adjustments"},
+        "victory": {"centres": 35},
+    }
+    path.write_text(json.dumps(definition), encoding="utf-8")
+    return path
+
+
+def test_a_server_offers_a_directorys_variant_files_and_its_games_outlive_the_file(
+    db_url: str, servers: Servers, tmp_path: Path
+) -> None:
+    """``interboard serve --variants DIR``: the valid files are offered (the lobby's list, a new
+    game), a file with errors is named in the output and left out; a game made from a file keeps
+    going after a restart with the file changed (refused, and said), or with no directory at all."""
+    folder = tmp_path / "variants"
+    variant_file(folder, [["LON-N", "PAR-S"]])
+    (folder / "broken.json").write_text('{"format": "interboard-variant/1", "family": "diplomacy"}')
+    args = (*NO_LIMITS, "--variants", str(folder))
+    first = servers.start(db_url, args=args)
+    assert "broken.json: not offered:" in first.output() and "id: missing" in first.output()
+    with first.client() as client:
+        offered = {v["id"]: v for v in client.get("/api/variants").json()}
+        assert "served_tunnel" in offered and len(offered["served_tunnel"]["seats"]) == 14
+        assert "broken" not in json.dumps(list(offered))
+        seats = {seat: "bot" for seat in offered["served_tunnel"]["seats"]} | {"ENGLAND-N": "Alice"}
+        gid, tokens = create_game(client, variant="served_tunnel", seed=4, seats=seats)
+        token = tokens["ENGLAND-N"]
+        phase = view(client, gid)["phase"]
+    first.stop()
+    variant_file(folder, [["MUN-N", "MUN-S"]])  # the file changes under the same id
+    second = servers.start(db_url, args=args)
+    assert "served_tunnel" in second.output() and "is taken" in second.output()
+    with second.client() as client:
+        assert view(client, gid)["phase"] == phase
+        options = client.get(f"/api/games/{gid}/options", headers=auth(token))
+        assert options.status_code == 200, options.text
+    second.stop()
+    (folder / "maps" / "south.json").unlink()
+    third = servers.start(db_url)  # no directory, no map file: the game's kept definition is offered
+    with third.client() as client:
+        assert view(client, gid)["phase"] == phase
+        assert "served_tunnel" in {v["id"] for v in client.get("/api/variants").json()}

@@ -42,6 +42,7 @@ TABLES = {
     "sessions",
     "sign_in_failures",
     "mail_outbox",
+    "variant_definitions",
 }
 
 

@@ -185,6 +185,14 @@ def serve(
     ] = None,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    variants_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--variants",
+            envvar="INTERBOARD_VARIANTS",
+            help="A directory of variant files to offer as well (docs/variants.md).",
+        ),
+    ] = None,
     workers: Annotated[
         int,
         typer.Option(
@@ -391,6 +399,7 @@ def serve(
         from ..service.mail import MailConfig
         from ..service.observe import log_config, metrics_shared_by_workers
         from ..service.store import default_url, open_store
+        from ..service.variant_files import offer_directory, offer_kept
         from ..service.workers import CannotListen
         from ..service.workers import run as run_workers
     except ImportError as exc:
@@ -431,8 +440,21 @@ def serve(
             warn_before_s=float(warn_before),
             public_url=public_url,
         )
+    if variants_dir is not None and not variants_dir.is_dir():
+        raise fail(f"--variants: {variants_dir} is not a directory")
     kind = url.split("://", 1)[0]
     try:
+        if variants_dir is not None:
+            # Said once, here, before any worker starts: the games' kept variants come first, so a
+            # changed file under a kept id is the one refused.
+            store = open_store(url)
+            problems = offer_kept(store)
+            store.dispose()
+            offered, more = offer_directory(variants_dir)
+            for problem in [*problems, *more]:
+                typer.secho(f"warning: {problem}", fg=typer.colors.YELLOW, err=True)
+            named = ", ".join(info.id for info in offered) or "none"
+            typer.echo(f"variant files offered from {variants_dir}: {named}")
         if workers == 1:
             application: Any = create_app(
                 url,
@@ -440,14 +462,16 @@ def serve(
                 limits=limits,
                 mail=mail,
                 access_log=sys.stderr if access_log else None,
-                body_timeout=waits,
+                body_timeout=waits,  # the directory's files are offered in this process already
             )
             settle_for_serving()
         else:
             # Each worker process makes its app from the environment; the database is opened (and
             # migrated) here first, so that a wrong URL is said once, before any worker starts.
             open_store(url).dispose()
-            os.environ[ENVIRONMENT] = serving_config(url, sweep, limits, mail, access_log, waits)
+            os.environ[ENVIRONMENT] = serving_config(
+                url, sweep, limits, mail, access_log, waits, variants_dir
+            )
             application = "interboard.service.api:app_from_environment"
     except ValueError as exc:
         raise fail(str(exc)) from exc

@@ -21,6 +21,7 @@ import unicodedata
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from functools import partial
+from pathlib import Path
 from typing import Annotated, Any, Literal, TextIO, TypeVar
 
 from argon2 import PasswordHasher
@@ -88,6 +89,7 @@ from .schemas import (
     nfc,
 )
 from .store import open_store
+from .variant_files import offer_directory, offer_kept
 from .web import install as install_web
 
 __all__ = ["MAX_BODY", "BodyTimeout", "RateLimits", "create_app"]
@@ -202,7 +204,6 @@ class MessageBody(Strict):
 
 
 FamilyName: Any = Literal[tuple(families())]
-CreateGameBody: Any = create_game_body()
 """One schema per variant (``schemas.py``), built from the registry when the API is imported."""
 
 
@@ -305,6 +306,7 @@ def create_app(
     hasher: PasswordHasher | None = None,
     access_log: TextIO | None = None,
     body_timeout: BodyTimeout | None = DEFAULT_BODY_TIMEOUT,
+    variants_dir: Path | None = None,
 ) -> InterboardAPI:
     """The API over the database at ``db_url``. Phases are processed when due by a scheduler that
     also sweeps for missed ones every ``sweep`` seconds (``None``: no scheduler, for tests that drive
@@ -314,13 +316,20 @@ def create_app(
     of the accounts' e-mail notices (``None``: no notices). ``hasher``: the accounts' password
     hasher (``None``: argon2-cffi's defaults; tests pass a cheaper one). ``access_log``: where a line
     a request is written (:class:`~.observe.AccessLog`; ``None``: nowhere). ``body_timeout``: how
-    a request's body must arrive, or be answered 408 (``None``: it may take its time). The counts of
-    the load shedding are ``app.state.in_flight``."""
+    a request's body must arrive, or be answered 408 (``None``: it may take its time).
+    ``variants_dir``: a directory of variant files to offer (``docs/variants.md``); a file with
+    errors is logged and left out. The counts of the load shedding are ``app.state.in_flight``."""
     limiter = Limiter(limits if limits is not None else RateLimits())
     install_log_context()
     metrics = Metrics()
     access = AccessLog(access_log) if access_log is not None else None
     engine = open_store(db_url)
+    # Variants made from files: first those the games were made with, then the directory's.
+    for problem in offer_kept(engine):
+        log.warning(problem)
+    if variants_dir is not None:
+        for problem in offer_directory(variants_dir)[1]:
+            log.warning(problem)
     notices = Notices(engine)
     mailer = Mailer(mail, engine) if mail is not None else None
     told = AccountNotices(engine, mailer) if mailer is not None else None
@@ -554,8 +563,7 @@ def create_app(
     async def games() -> list[dict[str, Any]]:
         return await run_in_threadpool(service.list_games)
 
-    @app.post("/api/games", status_code=201, responses=errors(401, *BODY_ERRORS), openapi_extra=CREATED_LINKS)
-    async def create(body: CreateGameBody, request: Request, session: SessionToken) -> CreatedBody:
+    async def create(body: Any, request: Request, session: SessionToken) -> CreatedBody:
         """429 past the games a client address may create in an hour (fewer if every seat is a bot).
         Signed in (a session's cookie or bearer token), the seats given to players are bound to the
         account; a token that is no live session binds nothing (``account`` says null)."""
@@ -582,6 +590,13 @@ def create_app(
             open_seats=created.open_seats,
             account=account.name if account else None,
         )
+
+    # The body names every variant offered now, those made from files included, so it is made with
+    # the app; FastAPI reads a route's types from its annotations, which name no local here.
+    create.__annotations__["body"] = create_game_body()
+    app.post("/api/games", status_code=201, responses=errors(401, *BODY_ERRORS), openapi_extra=CREATED_LINKS)(
+        create
+    )
 
     @app.get("/api/games/{game_id}", responses=errors(404, 422))
     async def public(game_id: GameId) -> dict[str, Any]:
@@ -865,6 +880,7 @@ def serving_config(
     mail: MailConfig | None = None,
     access_log: bool = True,
     body_timeout: BodyTimeout | None = DEFAULT_BODY_TIMEOUT,
+    variants_dir: Path | None = None,
 ) -> str:
     """What :func:`app_from_environment` needs, as the text of :data:`ENVIRONMENT`. ``access_log``:
     whether each worker writes a line a request on its standard error."""
@@ -876,6 +892,7 @@ def serving_config(
             "mail": dataclasses.asdict(mail) if mail is not None else None,
             "access_log": access_log,
             "body_timeout": dataclasses.asdict(body_timeout) if body_timeout is not None else None,
+            "variants_dir": str(variants_dir) if variants_dir is not None else None,
         }
     )
 
@@ -895,6 +912,7 @@ def app_from_environment() -> FastAPI:
         mail=mail,
         access_log=sys.stderr if config.get("access_log", True) else None,
         body_timeout=BodyTimeout(**body_timeout) if body_timeout is not None else None,
+        variants_dir=Path(config["variants_dir"]) if config.get("variants_dir") else None,
     )
     settle_for_serving()
     return app

@@ -231,3 +231,16 @@ class OutboxRow(Base):
     subject: Mapped[str | None] = mapped_column(Text, nullable=True)
     body: Mapped[str | None] = mapped_column(Text, nullable=True)
     queued_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class VariantDefinitionRow(Base):
+    """The definition of a variant made from a file (``docs/variants.md``), kept when its first game
+    is made: a server started again, or without the file, offers it again for its games. One
+    definition an id: a changed file takes a new id."""
+
+    __tablename__ = "variant_definitions"
+
+    variant: Mapped[str] = mapped_column(String(64), primary_key=True)
+    family: Mapped[str] = mapped_column(String(32))
+    definition: Mapped[str] = mapped_column(Text)
+    """The definition as JSON text, its map files written in."""

@@ -19,6 +19,7 @@ from ...games.protocol import FamilyError
 from ..errors import Conflict, Invalid, NotFound, StaleWrite
 from ..models import GameRow, OrdersRow, SeatRow
 from ..security import hash_token, new_token
+from ..variant_files import keep_definition
 from .core import SEAT_WRITE_ATTEMPTS, GameCore, binding
 from .requests import BLANK, MAX_DEADLINE, MAX_NAME, MISSED_ORDERS, PRESS_RULES, NewGame, has_nul, name_key
 
@@ -130,6 +131,9 @@ class Lifecycle(GameCore):
         seat_tokens: dict[str, str] = {}
         phase = family.pending(state).phase
         with binding(account_id), self._tx(write=True) as s:
+            if info.definition is not None:
+                # A variant made from a file: its definition is kept for its games (docs/variants.md).
+                keep_definition(s, info.id, family.name, info.definition)
             s.add(
                 GameRow(
                     id=game_id,
