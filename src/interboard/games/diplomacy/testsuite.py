@@ -8,12 +8,15 @@ numbers, so that the caller can name the line of a unit or an order the board do
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
 from .state import Phase, PhaseKind
+from .variant_file import VariantFileError
+from .variants import add_defined
 
 _SECTIONS = {
     "PRESTATE",
@@ -105,10 +108,25 @@ class CaseFileError(ValueError):
 
 def read_cases(path: str | Path) -> list[Case]:
     p = Path(path)
-    return parse_cases(p.read_text(encoding="utf-8"), p.name)
+    return parse_cases(p.read_text(encoding="utf-8"), p.name, p.parent)
 
 
-def parse_cases(text: str, source: str = "<cases>") -> list[Case]:
+def _file_variant(rest: str, base: Path | None, source: str, number: int) -> str:
+    """``VARIANT_FILE path``: the variant file (relative to the case file) added, its id."""
+    path = (base or Path.cwd()) / rest
+    try:
+        definition = json.loads(path.read_text(encoding="utf-8"))
+        return add_defined(definition, path.name, path.parent)[0].id
+    except OSError as exc:
+        raise CaseFileError(source, number, f"VARIANT_FILE {rest}: {exc.strerror or exc}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CaseFileError(source, number, f"VARIANT_FILE {rest}: not JSON: {exc}") from None
+    except VariantFileError as exc:
+        raise CaseFileError(source, number, f"VARIANT_FILE {exc}") from None
+
+
+def parse_cases(text: str, source: str = "<cases>", base: Path | None = None) -> list[Case]:
+    """The cases of a case file's ``text``; ``base`` is where its ``VARIANT_FILE`` lines look."""
     cases: list[Case] = []
     case: Case | None = None
     block: PhaseBlock | None = None
@@ -124,6 +142,9 @@ def parse_cases(text: str, source: str = "<cases>") -> list[Case]:
         rest = rest.strip()
         if head == "VARIANT_ALL":
             file_variant = rest.lower()
+            continue
+        if head == "VARIANT_FILE" and case is None:
+            file_variant = _file_variant(rest, base, source, number)
             continue
         if head == "CASE":
             if case is not None:
@@ -143,6 +164,9 @@ def parse_cases(text: str, source: str = "<cases>") -> list[Case]:
             continue
         if head == "VARIANT":
             case.variant = rest.lower()
+            continue
+        if head == "VARIANT_FILE":
+            case.variant = _file_variant(rest, base, source, number)
             continue
         if head == "OPTIONS":
             case.options = (*case.options, *rest.split())
