@@ -92,3 +92,25 @@ def store(db_url: str) -> Iterator[Engine]:
     engine = open_store(db_url)
     yield engine
     engine.dispose()
+
+
+@pytest.fixture
+def isolated_variants() -> Iterator[None]:
+    """Variants added from files during the test are forgotten after it: a process's variants are
+    otherwise for good, and another test in the same worker would list them as the family's."""
+    import interboard.games as registry
+    from interboard.games.diplomacy import variants as diplomacy_variants
+
+    added = dict(registry._FROM_FILES)
+    registered = dict(diplomacy_variants.VARIANTS)
+    definitions = dict(diplomacy_variants.DEFINITIONS)
+    try:
+        yield
+    finally:
+        registry._FROM_FILES.clear()
+        registry._FROM_FILES.update(added)
+        diplomacy_variants.VARIANTS.clear()
+        diplomacy_variants.VARIANTS.update(registered)
+        diplomacy_variants.DEFINITIONS.clear()
+        diplomacy_variants.DEFINITIONS.update(definitions)
+        registry._variant_index.cache_clear()

@@ -35,7 +35,7 @@ from interboard.games.diplomacy.links import link_pair
 from interboard.games.diplomacy.retreats import retreat_options
 from interboard.games.diplomacy.state import Dislodged
 from interboard.games.diplomacy.testsuite import Case, CaseFileError, read_cases
-from interboard.games.diplomacy.variants import Variant, get_variant
+from interboard.games.diplomacy.variants import Variant
 
 CASES_DIR = Path(__file__).parent / "cases"
 EDITIONS = ("2023", "2000")
@@ -77,7 +77,7 @@ def _pair(board: Board, line: str) -> tuple[int, int]:
 
 
 def _rulebook(case: Case, edition: str) -> Rulebook:
-    rulebook = get_variant(case.variant).rulebook.with_edition(edition)
+    rulebook = case.played_on().rulebook.with_edition(edition)
     settings: dict[str, object] = {}
     for option in case.options:
         key, _, value = option.partition("=")
@@ -90,7 +90,7 @@ def _rulebook(case: Case, edition: str) -> Rulebook:
 
 
 def _initial(case: Case) -> Position:
-    variant = get_variant(case.variant)
+    variant = case.played_on()
     board = variant.board
     phase = Phase.parse(case.blocks[0].phase)
     units = {}
@@ -169,7 +169,7 @@ def _dislodged(case: Case, variant: Variant, position: Position) -> tuple[Dislod
 @pytest.mark.parametrize(("case", "edition"), ALL, ids=[f"{c.id}[{e}]" for c, e in ALL])
 def test_case(case: Case, edition: str) -> None:
     rulebook = _rulebook(case, edition)
-    variant = get_variant(case.variant)
+    variant = case.played_on()
     printed = variant.board
     position = _initial(case)
     for block in case.blocks:

@@ -22,6 +22,8 @@ from interboard.games.diplomacy.variants import SHIPPED_FILES, VARIANTS_PACKAGE,
 from interboard.games.protocol import FamilyError
 from interboard.games.record import replay
 
+pytestmark = pytest.mark.usefixtures("isolated_variants")
+
 CASES = json.loads((Path(__file__).parent / "variant_files" / "errors.json").read_text(encoding="utf-8"))
 SCHEMA = json.loads(
     resources.files("interboard.games.diplomacy.data").joinpath("variant.schema.json").read_text("utf-8")

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .state import Phase, PhaseKind
-from .variant_file import VariantFileError
-from .variants import add_defined
+from .variant import Variant
+from .variant_file import VariantFileError, variant_from_data
+from .variants import get_variant
 
 _SECTIONS = {
     "PRESTATE",
@@ -99,6 +100,13 @@ class Case:
     variant: str = "standard"
     options: tuple[str, ...] = ()
     """Rule options, ``name`` or ``name=value`` (``link_limit=2``, ``cut_printed``)."""
+    defined: Variant | None = None
+    """The variant of a ``VARIANT_FILE`` line, when the cases name one (else the registered
+    :attr:`variant`)."""
+
+    def played_on(self) -> Variant:
+        """The variant the case is played on."""
+        return self.defined if self.defined is not None else get_variant(self.variant)
 
 
 class CaseFileError(ValueError):
@@ -111,12 +119,13 @@ def read_cases(path: str | Path) -> list[Case]:
     return parse_cases(p.read_text(encoding="utf-8"), p.name, p.parent)
 
 
-def _file_variant(rest: str, base: Path | None, source: str, number: int) -> str:
-    """``VARIANT_FILE path``: the variant file (relative to the case file) added, its id."""
+def _file_variant(rest: str, base: Path | None, source: str, number: int) -> Variant:
+    """``VARIANT_FILE path``: the variant of the file (relative to the case file). It is not
+    registered: a case file's variant is its cases' alone."""
     path = (base or Path.cwd()) / rest
     try:
         definition = json.loads(path.read_text(encoding="utf-8"))
-        return add_defined(definition, path.name, path.parent)[0].id
+        return variant_from_data(definition, path.name, path.parent)
     except OSError as exc:
         raise CaseFileError(source, number, f"VARIANT_FILE {rest}: {exc.strerror or exc}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -133,6 +142,7 @@ def parse_cases(text: str, source: str = "<cases>", base: Path | None = None) ->
     section: str | None = None
     edition = ""
     file_variant = "standard"
+    file_defined: Variant | None = None
     for number, raw in enumerate(text.splitlines(), start=1):
         # jDip and godip let a comment follow a line's text too ("F tri-alb  # retreat").
         line = raw.partition("#")[0].strip()
@@ -144,13 +154,14 @@ def parse_cases(text: str, source: str = "<cases>", base: Path | None = None) ->
             file_variant = rest.lower()
             continue
         if head == "VARIANT_FILE" and case is None:
-            file_variant = _file_variant(rest, base, source, number)
+            file_defined = _file_variant(rest, base, source, number)
+            file_variant = file_defined.id
             continue
         if head == "CASE":
             if case is not None:
                 raise CaseFileError(source, number, f"CASE {case.id} has no END")
             ident, _, title = rest.partition(" ")
-            case = Case(ident, title.strip(), source, number, variant=file_variant)
+            case = Case(ident, title.strip(), source, number, variant=file_variant, defined=file_defined)
             block, section = None, None
             continue
         if case is None:
@@ -166,7 +177,8 @@ def parse_cases(text: str, source: str = "<cases>", base: Path | None = None) ->
             case.variant = rest.lower()
             continue
         if head == "VARIANT_FILE":
-            case.variant = _file_variant(rest, base, source, number)
+            case.defined = _file_variant(rest, base, source, number)
+            case.variant = case.defined.id
             continue
         if head == "OPTIONS":
             case.options = (*case.options, *rest.split())
