@@ -12,8 +12,10 @@ from interboard.board import load_packaged_board
 from interboard.games.diplomacy import (
     IllegalOrderError,
     Phase,
+    PhaseKind,
     Position,
     Rulebook,
+    Season,
     Unit,
     parse_order,
     parse_unit,
@@ -37,6 +39,18 @@ def test_phase_sequence_and_centre_capture() -> None:
     assert game.position.phase.name == "S1902M"
     assert len(game.position.units_of("FRANCE")) == 4
     assert len(game.position.units_of("ENGLAND")) == 4
+
+
+@pytest.mark.parametrize("year", [1, 64, 901, 1901, 2000])
+def test_a_phase_of_any_year_reads_back_from_its_names(year: int) -> None:
+    """A map may begin in any year (MILA's ancmed in 1, known_world_901 in 901): a saved game's
+    phase names read back whatever the year's digits."""
+    for season, kind in ((Season.SPRING, PhaseKind.MOVEMENT), (Season.WINTER, PhaseKind.ADJUSTMENTS)):
+        phase = Phase(year, season, kind)
+        assert Phase.parse(phase.name) == phase
+        assert Phase.parse(phase.long_name) == phase
+    with pytest.raises(ValueError, match="not a phase"):
+        Phase.parse("S19011M")
 
 
 def test_adjustment_phase_skipped_when_nothing_changes() -> None:

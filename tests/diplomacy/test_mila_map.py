@@ -2,17 +2,16 @@
 
 Every map of the installed ``diplomacy`` package (the test extra installs it; its files are read
 where pip put them, never copied here) converts, loads, has MILA's own adjacency for armies and
-fleets, centres, homes and units, draws and plays a seeded random game; the standard map agrees
-with the project's own; a small map and a variant of it exercise the directives the installed maps
-do not use, against MILA's reading of the same files; and bad files give errors that name the file
-and line.
+fleets, centres, homes and units, and draws; as the board of a one-board variant file it plays a
+seeded random game through the conformance suite; the standard map agrees with the project's own;
+a small map and a variant of it exercise the directives the installed maps do not use, against
+MILA's reading of the same files; and bad files give errors that name the file and line.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import random
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -23,13 +22,12 @@ from typer.testing import CliRunner
 
 from interboard.board import Board, UnitKind, board_from_data, load_board, load_packaged_board
 from interboard.cli.main import app
+from interboard.conformance import check_variant
+from interboard.games import add_variant_file
 from interboard.games.diplomacy.drawing import render_position
-from interboard.games.diplomacy.game import Game
 from interboard.games.diplomacy.mila_map import STEP, MilaMapConversion, MilaMapError, convert_mila_map
-from interboard.games.diplomacy.orders import Move
-from interboard.games.diplomacy.random_play import random_phase_orders
 from interboard.games.diplomacy.state import starting_position
-from interboard.games.diplomacy.variants import MAPS_PACKAGE, Variant
+from interboard.games.diplomacy.variants import MAPS_PACKAGE
 
 from ..conftest import in_ci
 
@@ -217,23 +215,44 @@ def test_every_map_draws(path: Path) -> None:
     assert svg.count('class="unit') >= len(board.start.units) > 0
 
 
+def variant_file_of(path: Path, folder: Path, vid: str) -> Path:
+    """A one-board variant file (``interboard-variant/1``) in ``folder`` whose board is the map at
+    ``path`` converted and written beside it, as a designer would make one."""
+    conversion = converted(path)
+    (folder / f"{path.stem}.json").write_text(json.dumps(conversion.data, indent=1), encoding="utf-8")
+    variant = folder / f"{vid}.json"
+    definition = {
+        "format": "interboard-variant/1",
+        "family": "diplomacy",
+        "id": vid,
+        "title": f"{conversion.data['title']} (converted from MILA's {path.name})",
+        "boards": [{"file": f"{path.stem}.json"}],
+    }
+    variant.write_text(json.dumps(definition, indent=1), encoding="utf-8")
+    return variant
+
+
+SUITE_STEPS = 6
+"""Decision points of each map's conformance game: two game years or so, enough to move, build and
+retreat, and cheap (the suite draws the start, the end and every step it is told to)."""
+
+
 @pytest.mark.parametrize("path", MAP_FILES, ids=lambda p: p.stem)
-def test_every_map_plays_a_seeded_random_game(path: Path) -> None:
-    """Three game years of random legal orders. The registry does not know these maps: the test
-    makes the variant itself, on the converted board."""
-    board = loaded(path)
-    variant = Variant(
-        id=board.id, title=board.title, description="converted from MILA", make_board=lambda: board
-    )
-    game = Game.new(variant)
-    rng = random.Random(20)
-    first = game.position.phase.year
-    while not game.over and game.position.phase.year < first + 3:
-        game.process(random_phase_orders(variant, game.position, rng))
-    assert game.over or game.position.phase.year == first + 3
-    assert len(game.history) >= 6 or game.over
-    moved = sum(1 for record in game.history for _, order in record.orders if isinstance(order, Move))
-    assert moved > 0
+def test_every_map_plays_a_seeded_random_game_through_the_conformance_suite(
+    path: Path, tmp_path: Path
+) -> None:
+    """A one-board variant file on the converted map is added as a designer adds one, and passes
+    the suite every registered variant passes (legal orders accepted, records replay, positions
+    draw and restart as scenarios...). Each map has a variant id of its own: a process keeps the
+    variants added to it."""
+    vid = f"mila_{path.stem}"
+    _, info = add_variant_file(variant_file_of(path, tmp_path, vid))
+    assert info.id == vid and list(info.seats) == [p.id for p in loaded(path).powers]
+    report = check_variant(vid, seed=20, max_steps=SUITE_STEPS, draw_every=SUITE_STEPS)
+    assert report.steps == SUITE_STEPS and not report.over
+    first = loaded(path).start.year
+    assert report.phases[:2] == [f"S{first}M", f"F{first}M"]
+    assert report.actions > 0 and report.drawings == 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -485,3 +504,32 @@ def test_the_command_reports_errors_without_a_traceback(tmp_path: Path) -> None:
     out = runner.invoke(app, ["map", "import", "--format", "jdip", str(bad)])
     assert out.exit_code == 2 and "unknown map format 'jdip' (formats: mila)" in out.output
     assert "Traceback" not in out.output
+
+
+def test_variant_check_passes_a_converted_maps_variant_file(tmp_path: Path) -> None:
+    """The designer's path end to end: ``map import`` writes the board, a variant file names it, and
+    ``interboard variant check`` reads the file and runs the conformance suite on it."""
+    out = runner.invoke(
+        app, ["map", "import", "--format", "mila", str(MAPS / "pure.map"), "-o", str(tmp_path / "pure.json")]
+    )
+    assert out.exit_code == 0, out.output
+    variant = tmp_path / "mila_cli_pure.json"
+    definition = {
+        "format": "interboard-variant/1",
+        "family": "diplomacy",
+        "id": "mila_cli_pure",
+        "title": "Pure, converted from MILA",
+        "boards": [{"file": "pure.json"}],
+        "victory": {"centres": 3},
+    }
+    variant.write_text(json.dumps(definition), encoding="utf-8")
+    out = runner.invoke(app, ["variant", "check", str(variant), "--steps", "12"])
+    assert out.exit_code == 0, out.output
+    assert f"{variant}: mila_cli_pure, Pure, converted from MILA: 7 powers" in out.output
+    assert "conformance: passed" in out.output
+    # A file with an error is refused before any game is played, naming where the error is.
+    definition["boards"] = [{"file": "impure.json"}]
+    variant.write_text(json.dumps(definition), encoding="utf-8")
+    out = runner.invoke(app, ["variant", "check", str(variant)])
+    assert out.exit_code == 1 and "boards[0].file: 'impure.json' cannot be read" in out.output
+    assert "conformance" not in out.output

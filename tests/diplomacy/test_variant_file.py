@@ -180,3 +180,26 @@ def test_a_variant_file_is_drawn_like_a_variant(tmp_path: Path) -> None:
     assert text.startswith("<svg") and "Tunnel Earths" in text
     for place in ("LON-N", "LON-S", "STP-S"):
         assert place in text
+
+
+def test_a_files_fixed_links_are_printed_adjacencies_drawn_on_the_map(tmp_path: Path) -> None:
+    """A fixed link is part of the printed geography, as a map file's adjacency is: the drawing shows
+    each one (the twin North Seas too: only a geography that joins every space to its twin says so
+    in a note instead), and link orders are laid over a geography that has them."""
+    path = designed(tmp_path, [["LON-N", "PAR-S"], ["NTH-N", "NTH-S"]], "fixed_drawn_earths")
+    svg = tmp_path / "start.svg"
+    drawn = CliRunner().invoke(app, ["render", str(path), "-o", str(svg)])
+    assert drawn.exit_code == 0, drawn.output
+    text = svg.read_text(encoding="utf-8")
+    assert "Fixed link: London (board N) - Paris (board S)" in text
+    assert "Fixed link: North Sea (board N) - North Sea (board S)" in text
+    assert text.count("Fixed link:") == 2
+    assert "Every space is also adjacent" not in text
+    board = get_variant("fixed_drawn_earths").board
+    assert board.base is board
+    lon, par = board.location_by_id["LON-N"], board.location_by_id["PAR-S"]
+    assert par in board.base.army_adj[lon]
+    twin_earths = CliRunner().invoke(app, ["render", "twin_earths_1", "-o", str(svg)])
+    assert twin_earths.exit_code == 0, twin_earths.output
+    text = svg.read_text(encoding="utf-8")
+    assert "Every space is also adjacent" in text and "Fixed link:" not in text

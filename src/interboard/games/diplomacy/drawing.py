@@ -190,17 +190,32 @@ def _hatch(power: str, colour: str) -> str:
 
 def _join_note(board: Board) -> str | None:
     """A line saying that every space is joined to its twin, when the geography does that."""
-    if len(board.boards) < 2:
-        return None
-    twins = 0
-    for loc in board.locations:
-        for other in board.army_adj[loc.index] | board.fleet_adj[loc.index]:
-            a, b = board.spaces[loc.space], board.spaces[board.locations[other].space]
-            if a.board != b.board and a.name == b.name:
-                twins += 1
-    if twins == 0:
+    if not _joined_to_twins(board):
         return None
     return "Every space is also adjacent to the same space on the other board."
+
+
+def _joined_to_twins(board: Board) -> bool:
+    """Whether every space is adjacent to the same space on each other board (Twin Earths I): those
+    joins are said once in a note, not drawn. A few twins joined by a variant file's fixed links
+    (one Channel on two boards) are drawn as links."""
+    if len(board.boards) < 2:
+        return False
+    by_name: dict[str, list[int]] = {}
+    for space in board.spaces:
+        by_name.setdefault(space.name, []).append(space.index)
+    neighbours: dict[int, set[int]] = {}
+    for loc in board.locations:
+        near = neighbours.setdefault(loc.space, set())
+        for other in board.army_adj[loc.index] | board.fleet_adj[loc.index]:
+            near.add(board.locations[other].space)
+    return all(
+        twin in neighbours.get(space, set())
+        for same in by_name.values()
+        for space in same
+        for twin in same
+        if twin != space and board.spaces[space].kind is not SpaceKind.IMPASSABLE
+    )
 
 
 def _centre_marker(frame: Frame, space: int, owner: str | None, colour: str) -> str:
@@ -501,14 +516,16 @@ def _cross(at: Point, r: float, colour: str, css: str) -> str:
 
 
 def _fixed_links(frame: Frame) -> list[str]:
-    """Printed adjacencies between boards that do not join a space to its twin (drawn as links)."""
+    """Printed adjacencies between boards (drawn as links), but for the joins of every space to its
+    twin, which the title's note says."""
     geo = frame.board
+    twins_said = _joined_to_twins(geo)
     seen: set[tuple[int, int]] = set()
     out = []
     for loc in geo.locations:
         for other in sorted(geo.army_adj[loc.index] | geo.fleet_adj[loc.index]):
             a, b = geo.spaces[loc.space], geo.spaces[geo.locations[other].space]
-            if a.board == b.board or a.name == b.name:
+            if a.board == b.board or (twins_said and a.name == b.name):
                 continue
             pair = (min(a.index, b.index), max(a.index, b.index))
             if pair in seen:

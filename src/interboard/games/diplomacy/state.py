@@ -28,7 +28,7 @@ _KIND_NAMES = {
     PhaseKind.RETREATS: "Retreat",
     PhaseKind.ADJUSTMENTS: "Adjustment",
 }
-_SHORT = re.compile(r"^([SFW])(\d{3,4})([MRA])$")
+_SHORT = re.compile(r"^([SFW])(\d{1,4})([MRA])$")
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -404,7 +404,11 @@ def _linked(read: _Reader, board: Board, raw: Any) -> Board | None:
                 pairs.append((ends[0], ends[1]))
     if len(pairs) < len(raw):
         return None
-    return with_links(board, pairs) if pairs else board
+    if not pairs:
+        return board
+    # Fixed links are printed adjacencies: drawn with the map, and kept when link orders are laid
+    # over it (a geography with links keeps the one without them as ``printed``).
+    return replace(with_links(board, pairs), printed=None)
 
 
 def _place(read: _Reader, board: Board, text: str, where: str) -> int | None:
