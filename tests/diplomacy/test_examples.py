@@ -22,6 +22,9 @@ from interboard.games.diplomacy.variants import MAPS_PACKAGE, get_variant
 from interboard.games.record import replay
 from interboard.selfplay import MAX_STEPS
 
+# The variants a test adds from files are forgotten after it.
+pytestmark = pytest.mark.usefixtures("isolated_variants")
+
 EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "docs" / "examples"
 EXAMPLES = sorted(EXAMPLES_DIR.glob("*.json"))
 SCHEMA = json.loads(

@@ -18,12 +18,11 @@ from interboard.games.diplomacy.links import is_opening, link_choices, resolve_l
 from interboard.games.diplomacy.orders import DestroyLink, Link, LinkOrder, ReinforceLink, format_order
 from interboard.games.diplomacy.results import Reason
 from interboard.games.diplomacy.testsuite import Case
-from interboard.games.diplomacy.variants import get_variant
 
 from .test_cases import ALL, _initial, _rulebook
 
 KINDS: dict[str, type[LinkOrder]] = {"link": Link, "destroy": DestroyLink, "reinforce": ReinforceLink}
-LINK_CASES = [case for case, edition in ALL if edition == "2023" and get_variant(case.variant).rulebook.links]
+LINK_CASES = [case for case, edition in ALL if edition == "2023" and case.played_on().rulebook.links]
 
 
 def _powers(case: Case, board: Board) -> list[str]:
@@ -63,7 +62,7 @@ def test_offered_link_orders_are_exactly_the_legal_ones(case: Case) -> None:
     position = _initial(case)
     if rules.phase is not position.phase.kind:
         pytest.skip(f"{case.id}: no link orders in {position.phase}")
-    printed = get_variant(case.variant).board
+    printed = case.played_on().board
     locs = printed.locations
     for n, power in enumerate(_powers(case, printed)):
         choices = link_choices(printed, position, rules, power)

@@ -31,6 +31,9 @@ from interboard.games.diplomacy.variants import MAPS_PACKAGE
 
 from ..conftest import in_ci
 
+# The variants a test adds from files are forgotten after it.
+pytestmark = pytest.mark.usefixtures("isolated_variants")
+
 try:
     from diplomacy.engine import map as mila_engine_map
 
