@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable, Sequence
+from functools import cache
 
 from ...board import Board, SpaceKind, UnitKind
 from ...render.base import (
@@ -195,6 +196,7 @@ def _join_note(board: Board) -> str | None:
     return "Every space is also adjacent to the same space on the other board."
 
 
+@cache  # per geography (boards compare by identity): it walks every adjacency
 def _joined_to_twins(board: Board) -> bool:
     """Whether every space is adjacent to the same space on each other board (Twin Earths I): those
     joins are said once in a note, not drawn. A few twins joined by a variant file's fixed links
