@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from interboard.cli.main import app
@@ -315,3 +316,18 @@ def test_the_battle_calculator_reads_no_board() -> None:
     # the script's counting reader does see a board read by a command that needs one
     rendered = run_interboard("render", "aa_pacific_2001", "-o", "/dev/null")
     assert '"aa_pacific_2001.json"' in rendered.partition("BOARDS ")[2]
+
+
+EXAMPLE = str(Path(__file__).parents[1] / "docs" / "examples" / "channel_earths.json")
+
+
+@pytest.mark.parametrize(
+    ("variant", "option"),
+    [("global_war", "--teams"), ("twin_earths_3", "--link-limit"), (EXAMPLE, "--save")],
+)
+def test_play_help_shows_the_variants_own_options(variant: str, option: str) -> None:
+    """``interboard play VARIANT --help`` is the help of the variant's family's play, with its own
+    options, not the dispatcher's."""
+    shown = CliRunner().invoke(app, ["play", variant, "--help"], terminal_width=200)
+    assert shown.exit_code == 0, shown.output
+    assert option in shown.output

@@ -67,7 +67,10 @@ def _shown(value: OptionValue) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+# --help goes to the variant's own play (its family's options), not to this dispatcher.
+@app.command(
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True}, add_help_option=False
+)
 def play(
     ctx: typer.Context,
     variant: Annotated[str, typer.Argument(help="Variant to play (see 'interboard variants').")] = "standard",
