@@ -192,3 +192,39 @@ def test_a_server_that_sends_mail_offers_the_notices(browser: Browser, mail_serv
         expect(page.get_by_role("button", name="Send the confirmation again")).to_be_visible()
     finally:
         context.close()
+
+
+@pytest.fixture(scope="module")
+def examples_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server offering the example variant files (``--variants docs/examples``)."""
+    tmp: Path = tmp_path_factory.mktemp("web-variants")
+    examples = Path(__file__).parents[2] / "docs" / "examples"
+    args = (*NO_LIMITS, "--variants", str(examples))
+    srv = Server(f"sqlite:///{tmp / 'web.sqlite'}", sweep=0.2, log=tmp / "server.log", args=args)
+    try:
+        yield srv.wait_ready()
+    finally:
+        srv.stop()
+
+
+def test_a_variant_file_the_server_offers_is_played_from_the_lobby(
+    browser: Browser, examples_server: Server
+) -> None:
+    """A designer's file, served with ``--variants``, is in the lobby beside the built-ins, and a
+    game of it is made and opened there like any other."""
+    context = browser.new_context(viewport=LAPTOP, base_url=examples_server.url)
+    context.set_default_timeout(15_000)
+    try:
+        page = context.new_page()
+        page.goto("/")
+        page.locator("#variant-channel_earths").check()
+        page.get_by_label("Your seat").select_option("ENGLAND-N")
+        page.get_by_label("Your name in the game").fill("Ann")
+        page.get_by_role("button", name="Bots in every other seat").click()
+        page.locator("#create-button").click()
+        page.wait_for_url(re.compile(r"/games/[0-9a-f]+\?seat=ENGLAND-N$"))
+        expect(page.locator("#status")).to_have_text("active", timeout=LIVE_TIMEOUT)
+        expect(page.locator("#orders-panel")).to_be_visible()
+        expect(page.locator("#map svg")).to_contain_text("Fixed link: London (board N) - Paris (board S)")
+    finally:
+        context.close()
