@@ -331,3 +331,18 @@ def test_play_help_shows_the_variants_own_options(variant: str, option: str) -> 
     shown = CliRunner().invoke(app, ["play", variant, "--help"], terminal_width=200)
     assert shown.exit_code == 0, shown.output
     assert option in shown.output
+
+
+def test_render_reads_a_json_game_record_as_a_record_and_a_variant_file_as_a_variant(tmp_path: Path) -> None:
+    """A ``.json`` argument is a variant file only if it says so; any other is a game record."""
+    played = CliRunner().invoke(
+        app,
+        ["selfplay", "--variant", "standard", "--games", "1", "--max-year", "1901", "--out", str(tmp_path)],
+    )
+    assert played.exit_code == 0, played.output
+    record = next(tmp_path.glob("standard-*.json"))
+    drawn = CliRunner().invoke(app, ["render", str(record), "-o", str(tmp_path / "game.svg")])
+    assert drawn.exit_code == 0, drawn.output
+    start = CliRunner().invoke(app, ["render", EXAMPLE, "-o", str(tmp_path / "example.svg")])
+    assert start.exit_code == 0, start.output
+    assert "Fixed link: London (board N) - Paris (board S)" in (tmp_path / "example.svg").read_text()

@@ -83,18 +83,23 @@ def load_any_record(path: Path, until: str | int | None = None) -> Match:
 VARIANT_FORMAT = "interboard-variant/1"
 
 
+def is_variant_file(text: str) -> bool:
+    """Whether ``text`` names a readable JSON file that says it is a variant file."""
+    path = Path(text)
+    if not text.endswith(".json") or not path.is_file():
+        return False
+    try:
+        head = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    return isinstance(head, dict) and head.get("format") == VARIANT_FORMAT
+
+
 def variant_or_file(text: str) -> str:
     """A variant's id as given, or the id of the variant file ``text`` names (``my-game.json``),
-    added to this process's variants first. Raises :class:`FamilyError` with the file's errors."""
+    added to this process's variants first. Raises :class:`FamilyError` with the file's errors
+    (a missing file, one that is not a variant file)."""
     if not text.endswith(".json"):
         return text
-    path = Path(text)
-    if path.is_file():
-        try:
-            head = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-            head = None  # reported by the reading below
-        if isinstance(head, dict) and head.get("format") not in (None, VARIANT_FORMAT):
-            return text  # another kind of file (a game record), for the caller to read
-    _, info = add_variant_file(path)
+    _, info = add_variant_file(text)
     return info.id

@@ -9,7 +9,7 @@ import typer
 
 from ..games import find_variant
 from ..games.protocol import FamilyError
-from .common import fail, load_any_record, parse_options, variant_or_file
+from .common import fail, is_variant_file, load_any_record, parse_options, variant_or_file
 
 
 def render(
@@ -33,10 +33,11 @@ def render(
     """Draw a map as SVG: a variant's start, or one phase of a saved game with its orders and results."""
     from ..games.record import Match
 
-    try:
-        source = variant_or_file(source)  # a variant file is drawn as its variant's start
-    except FamilyError as exc:
-        raise fail(str(exc)) from exc
+    if is_variant_file(source):  # drawn as its variant's start; any other file is a game record
+        try:
+            source = variant_or_file(source)
+        except FamilyError as exc:
+            raise fail(str(exc)) from exc
     path = Path(source)
     try:
         if not path.exists():
