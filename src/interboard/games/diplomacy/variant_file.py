@@ -36,8 +36,8 @@ POWERS_ON_EVERY_BOARD = "on every board"
 POWERS_ONE_PER_BOARD = "one per board"
 """A power per printed power and board, named ``GERMANY-Y`` (Twin Earths III)."""
 
-OPENINGS = {"movement": PhaseKind.MOVEMENT, "adjustments": PhaseKind.ADJUSTMENTS}
-LINK_PHASES = {"movement": PhaseKind.MOVEMENT, "adjustments": PhaseKind.ADJUSTMENTS}
+PHASES = {"movement": PhaseKind.MOVEMENT, "adjustments": PhaseKind.ADJUSTMENTS}
+"""The phases a file may name: a game's opening, the phase of its link orders."""
 TOP_FIELDS = {
     "format",
     "family",
@@ -440,7 +440,7 @@ def _link_rules(read: _Reader, raw: Any) -> LinkRules | None:
     rules = LinkRules()
     values: dict[str, Any] = {}
     if "phase" in raw:
-        phase = LINK_PHASES.get(raw["phase"])
+        phase = PHASES.get(raw["phase"])
         if phase is None:
             read.fail("link_orders.phase", f"{raw['phase']!r}: movement or adjustments")
         else:
@@ -473,7 +473,7 @@ def _opening(read: _Reader, start: Any, boards: int) -> PhaseKind:
     if not isinstance(start, dict):
         return PhaseKind.MOVEMENT
     value = start.get("opening", "movement" if boards == 1 else "adjustments")
-    opening = OPENINGS.get(value) if isinstance(value, str) else None
+    opening = PHASES.get(value) if isinstance(value, str) else None
     if opening is None:
         read.fail("start.opening", f"{value!r}: movement (Spring) or adjustments (the Winter before it)")
         return PhaseKind.MOVEMENT
