@@ -391,12 +391,13 @@ def _linked(read: _Reader, board: Board, raw: Any) -> Board | None:
         read.fail("links", f"a list of pairs of places ([['MUN-I', 'MUN-II']]), not {raw!r}")
         return None
     pairs: list[tuple[int, int]] = []
+    places = {lid.upper(): index for lid, index in board.location_by_id.items()}  # any case
     for k, pair in enumerate(raw):
         where = f"links[{k}]"
         if not isinstance(pair, list) or len(pair) != 2 or not all(isinstance(p, str) for p in pair):
             read.fail(where, f"a pair of places (['MUN-I', 'MUN-II']), not {pair!r}")
             continue
-        ends = [_place(read, board, text, f"{where}[{j}]") for j, text in enumerate(pair)]
+        ends = [_place(read, board, places, text, f"{where}[{j}]") for j, text in enumerate(pair)]
         if ends[0] is not None and ends[1] is not None:
             if board.locations[ends[0]].space == board.locations[ends[1]].space:
                 read.fail(where, "joins a place to itself")
@@ -411,10 +412,8 @@ def _linked(read: _Reader, board: Board, raw: Any) -> Board | None:
     return replace(with_links(board, pairs), printed=None)
 
 
-def _place(read: _Reader, board: Board, text: str, where: str) -> int | None:
-    found = board.location_by_id.get(text.upper())
-    if found is None:
-        found = {k.upper(): v for k, v in board.location_by_id.items()}.get(text.upper())
+def _place(read: _Reader, board: Board, places: Mapping[str, int], text: str, where: str) -> int | None:
+    found = places.get(text.upper())
     if found is None:
         boards = f"; boards are {', '.join(board.boards)}" if board.boards else ""
         read.fail(where, f"no place {text!r} on any board{boards}")
