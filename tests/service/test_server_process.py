@@ -268,9 +268,10 @@ ORDERS = {
 
 def test_kill_9_and_restart_keeps_orders_and_deadline(db_url: str, servers: Servers, engine: Engine) -> None:
     srv = servers.start(db_url)
-    # The restart must come before the deadline: on a slow machine, give it more time.
+    # The restart must come before the deadline: on a slow machine, give it more time. A restart on a
+    # loaded machine has been seen to take 1.7 times as long as the first start (4.4 s, then 7.5 s).
     startup_s = srv.startup_s
-    deadline_s = max(DEADLINE_S, math.ceil(1.5 * startup_s + 0.5))
+    deadline_s = max(DEADLINE_S, math.ceil(3 * startup_s + 1))
     with srv.client() as c:
         gid, tokens = create_game(c, seats=PLAYERS, deadlines={"movement": deadline_s})
         submit(c, gid, tokens["FRANCE"], "S1901M", ["A Par - Pic"])  # replaced below
