@@ -273,8 +273,19 @@ class GameData:
     def nation_mask(self, nations: tuple[str, ...] | list[str]) -> int:
         return self.geography.where(nation=tuple(nations))
 
+    @cached_property
+    def _mask_of_map(self) -> dict[str, int]:
+        # Asked for at every move a ground unit considers (the England front): made once.
+        masks: dict[str, int] = {}
+        for h in self.geography.by_id.values():
+            masks[h.map] = masks.get(h.map, 0) | 1 << h.index
+        return masks
+
     def map_mask(self, maps: tuple[str, ...] | list[str]) -> int:
-        return self.geography.mask(h for h in self.geography.by_id.values() if h.map in maps)
+        out = 0
+        for map_id in maps:
+            out |= self._mask_of_map.get(map_id, 0)
+        return out
 
     def edge_mask(self, map_id: str, edge: str) -> int:
         """The hexes of one map's edge row or column (``north``, ``south``, ``east``, ``west``)."""

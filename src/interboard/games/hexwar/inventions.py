@@ -130,6 +130,9 @@ def storm_shifts(world: World, cell: int, attackers: list[Any]) -> int:
 
 
 def storm_cost(world: World, cell: int) -> int:
+    # Asked at every step of every move considered: the common case, no storm, answered at once.
+    if not world.extra.get("storms"):
+        return 0
     return int(world.data.storm.get("move", 1)) if cell in storm_cells(world) else 0
 
 
