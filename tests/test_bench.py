@@ -38,7 +38,9 @@ SMOKE = {
         "--opponents",
         "turtle",
     ],
-    "bench_instructions.py": ["--calls", "2", "--routes", "seat view"],
+    # One route under callgrind (each is a child process of ~20 s): the reference, after the same
+    # app and game are made as for a seat's routes.
+    "bench_instructions.py": ["--calls", "2", "--routes", "/healthz"],
     "bench_hexwar.py": [
         *("--positions", "2", "--games", "0", "--repeat", "1"),
         *("--bot-games", "1", "--max-turns", "2"),
@@ -57,6 +59,8 @@ SMOKE = {
         "sqlite",
         "--sqlite-synchronous",
         "normal",
+        "--wrk-seconds",
+        "1",
     ],
     "bench_legal.py": ["--phases", "4", "--repeat", "1"],
     "bench_maps.py": ["--repeat", "1"],
