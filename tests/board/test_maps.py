@@ -23,6 +23,25 @@ MAPS = shipped_maps()
 STANDARD = "interboard.games.diplomacy.data.maps"
 
 
+@pytest.mark.parametrize(("package", "name"), MAPS, ids=[n for _, n in MAPS])
+def test_a_shipped_maps_outlines_touch_where_its_spaces_are_adjacent(package: str, name: str) -> None:
+    """A shipped map is loaded without its outlines checked (a server start would pay for it):
+    they are checked here, as every other map's are when it is read."""
+    data = json.loads(resources.files(package).joinpath(f"{name}.json").read_text(encoding="utf-8"))
+    checked = board_from_data(data, source=f"{name}.json")
+    assert [sp.outline for sp in checked.spaces] == [sp.outline for sp in load_map(package, name).spaces]
+
+
+def test_a_shipped_maps_outlines_are_trusted_but_any_other_maps_are_checked() -> None:
+    data = _raw("standard")
+    broken = copy.deepcopy(data)
+    # Paris drawn over Burgundy: two outlines that overlap.
+    _space(broken, "PAR")["outline"] = _space(broken, "BUR")["outline"]
+    with pytest.raises(MapDataError, match="PAR|BUR"):
+        board_from_data(broken, source="standard.json")
+    assert board_from_data(broken, source="standard.json", check_outlines=False).id == "standard"
+
+
 def _space(data: dict[str, Any], ident: str) -> dict[str, Any]:
     found: dict[str, Any] = next(x for x in data["spaces"] if x["id"] == ident)
     return found

@@ -71,13 +71,17 @@ def load_board(path: str | Path) -> Board:
 
 
 def load_packaged_board(package: str, name: str) -> Board:
-    """Load a map shipped as a resource of ``package`` (a family's ``data`` package) by its file stem."""
+    """Load a map shipped as a resource of ``package`` (a family's ``data`` package) by its file stem.
+
+    Its outlines are not checked against each other: that check costs a second and a half of every
+    server start for the shipped boards, whose outlines the tests check (``tests/board``); every
+    other field is checked as for any map."""
     ref = resources.files(package).joinpath(f"{name}.json")
     try:
         text = ref.read_text(encoding="utf-8")
     except OSError as exc:
         raise MapDataError(f"{name}.json", "file", f"is not shipped in {package}") from exc
-    return board_from_data(json.loads(text), source=f"{name}.json")
+    return board_from_data(json.loads(text), source=f"{name}.json", check_outlines=False)
 
 
 def packaged_board_names(package: str) -> list[str]:
@@ -117,8 +121,11 @@ class _Checker:
         return (x, y)
 
 
-def board_from_data(data: Any, source: str = "<map>") -> Board:
-    """Validate map data (already parsed from JSON) and build the immutable :class:`Board`."""
+def board_from_data(data: Any, source: str = "<map>", *, check_outlines: bool = True) -> Board:
+    """Validate map data (already parsed from JSON) and build the immutable :class:`Board`.
+
+    ``check_outlines``: that the spaces' outlines touch where they are adjacent and nowhere else
+    (:func:`_check_outlines`); off only for maps shipped with interboard, checked by its tests."""
     c = _Checker(source)
     if not isinstance(data, dict):
         raise c.fail("top level", "must be a JSON object")
@@ -367,7 +374,7 @@ def board_from_data(data: Any, source: str = "<map>") -> Board:
     label_size = drawing.get("label_size") if isinstance(drawing, dict) else None
     if label_size is not None and (not isinstance(label_size, int | float) or label_size <= 0):
         raise c.fail("drawing", "label_size must be a positive number")
-    if any(sp.outline for sp in spaces) or sea_lines:
+    if check_outlines and (any(sp.outline for sp in spaces) or sea_lines):
         _check_outlines(c, spaces, army_adj, fleet_adj, locations, sea_lines, walls)
 
     return Board(
