@@ -260,7 +260,7 @@ import interboard.board.loader as loader
 from interboard.cli.main import main
 boards = []
 read_board = loader.board_from_data
-loader.board_from_data = lambda data, source: boards.append(source) or read_board(data, source=source)
+loader.board_from_data = lambda data, source, **kw: boards.append(source) or read_board(data, source, **kw)
 sys.argv[0] = "interboard"
 try:
     main()
