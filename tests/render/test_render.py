@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+import random
 import re
+import xml.etree.ElementTree as ET
 from dataclasses import replace
 
 import pytest
@@ -564,6 +566,57 @@ def test_links_take_their_makers_colour_and_twin_powers_read_apart() -> None:
     assert any(t.startswith("Germany-Y") for t in legend) and any(
         t.startswith("Germany-Z (darker") for t in legend
     )
+
+
+def _names_crossed(drawing: Drawing, link: ET.Element) -> set[str]:
+    """The spaces whose names (their text's box, estimated from its size: capitals about 0.6 em
+    wide, from 0.7 em above the baseline to 0.1 below) a link's line runs over, but for its ends'."""
+    numbers = [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", child(link, "link-line").get("d", ""))]
+    assert len(numbers) == 8, "a link is one cubic curve"
+    (px, py), (ax, ay), (bx, by), (qx, qy) = zip(numbers[::2], numbers[1::2], strict=True)
+    ends = {link.get("data-a", "").split("/")[0], link.get("data-b", "").split("/")[0]}
+    boxes = []
+    for group in drawing.all("space-label", "g"):
+        if group.get("data-space") in ends:
+            continue
+        text = child(group, "label")
+        size, x, y = (float(text.get(k) or "nan") for k in ("font-size", "x", "y"))
+        half = 0.3 * size * len(text.text or "")
+        boxes.append((group.get("data-space", ""), (x - half, y - 0.7 * size, x + half, y + 0.1 * size)))
+    crossed = set()
+    for i in range(1, 400):
+        t = i / 400
+        w = ((1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t * t, t**3)
+        x = w[0] * px + w[1] * ax + w[2] * bx + w[3] * qx
+        y = w[0] * py + w[1] * ay + w[2] * by + w[3] * qy
+        crossed |= {space for space, (x0, y0, x1, y1) in boxes if x0 <= x <= x1 and y0 <= y <= y1}
+    return crossed
+
+
+@pytest.mark.parametrize(
+    ("variant", "seed"), [("twin_earths_3", 1), ("twin_earths_3", 2), ("hyperspace_2", 3)]
+)
+def test_a_dozen_links_are_routed_around_the_names_they_pass(variant: str, seed: int) -> None:
+    """Twelve links between places picked at random (between the two boards, for Twin Earths III)
+    are drawn so that most cross no other space's name: drawn as plain curves, nine in twelve did."""
+    board = get_variant(variant).board
+    rng = random.Random(seed)
+    places = [s.id for s in board.spaces if s.id in board.location_by_id]
+    pairs: set[tuple[str, str]] = set()
+    while len(pairs) < 12:
+        a, b = rng.sample(places, 2)
+        if variant != "twin_earths_3" or a[-1] != b[-1]:  # Twin Earths III: Y to Z
+            pairs.add((a, b))
+    position = position_from_json(
+        board, {"phase": "W1901A", "units": {}, "centres": {}, "links": [list(p) for p in sorted(pairs)]}
+    )
+    drawing = Drawing.parse(render_position(board, position))
+    links = drawing.all("link", "g")
+    assert len(links) == 12
+    crossing = {
+        (e.get("data-a"), e.get("data-b")): names for e in links if (names := _names_crossed(drawing, e))
+    }
+    assert len(crossing) <= 3, f"links over other spaces' names: {crossing}"
 
 
 def _luminance(colour: str) -> float:

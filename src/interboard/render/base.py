@@ -16,6 +16,7 @@ from typing import TypeVar
 
 from ..board import Board, Space, SpaceKind
 from .geometry import closest_points, coast_lines, space_shapes
+from .routes import Obstacles, route
 from .svg import SVG_NS, Attr, Point, el, mix, num, path_points, text_colour_on, text_el, title_el, towards
 
 MARGIN = 12.0
@@ -205,6 +206,55 @@ def draw_spaces(
     out.extend(coasts_out)
     out.append(el("g", {"class": "labels", "pointer-events": "none"}, *labels_out))
     return out
+
+
+SPOT_HALF = 9.0
+"""Half the side of the square a route keeps off around each place's point (its unit, its centre)."""
+
+
+def written_parts(frame: Frame) -> Obstacles:
+    """What :func:`draw_spaces` writes on the map, as boxes a line across the map should keep off:
+    each space's name (its short id, where the labels of :func:`draw_spaces` put it, with room for a
+    line's white casing) and each place's point, where its unit and centre stand."""
+
+    def make() -> Obstacles:
+        board = frame.board
+        size = board.label_size or 10
+        pad = 3.5
+        boxes: list[tuple[tuple[float, float, float, float], int]] = []
+        for space in board.spaces:
+            if space.at is None or space.board not in frame.offsets:
+                continue
+            ox, oy = frame.offsets[space.board]
+            x, y = frame.space_point(space.index)
+            lx, ly = (ox + space.label_at[0], oy + space.label_at[1]) if space.label_at else (x, y + LABEL_DY)
+            half = 0.36 * size * len(frame.short_id(space))  # bold capitals are about 0.72 em wide
+            boxes.append(
+                (
+                    (lx - half - pad, ly - 0.75 * size - pad, lx + half + pad, ly + 0.15 * size + pad),
+                    space.index,
+                )
+            )
+        for loc in board.locations:
+            if board.spaces[loc.space].at is None or board.spaces[loc.space].board not in frame.offsets:
+                continue
+            x, y = frame.loc_point(loc.index)
+            boxes.append(((x - SPOT_HALF, y - SPOT_HALF, x + SPOT_HALF, y + SPOT_HALF), loc.space))
+        return Obstacles.of(boxes, (0.0, 0.0, frame.width, frame.height))
+
+    return _static(frame.board, ("written", tuple(frame.offsets.items())), make)
+
+
+def routed(frame: Frame, p: Point, q: Point, spared: tuple[int, ...], across: bool) -> tuple[Point, Point]:
+    """The inner control points of a curve from ``p`` to ``q`` that keeps off the names and unit
+    spots of the spaces it passes, but for the ``spared`` spaces' own (:func:`routes.route`);
+    ``across``: it joins boards drawn side by side, leaving and entering its ends horizontally.
+    Worked out once per board and pair of points."""
+    return _static(
+        frame.board,
+        ("route", tuple(frame.offsets.items()), p, q),
+        lambda: route(written_parts(frame), p, q, spared, leave=(1.0, 0.0) if across else None),
+    )
 
 
 def _coast_group(frame: Frame, loc: int) -> str:

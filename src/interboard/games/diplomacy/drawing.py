@@ -29,6 +29,7 @@ from ...render.base import (
     make_frame,
     passage_legend,
     passage_pairs,
+    routed,
 )
 from ...render.svg import (
     Point,
@@ -369,32 +370,28 @@ def _curve_mid(p: Point, c1: Point, c2: Point, q: Point) -> Point:
     )
 
 
-def _link_path(frame: Frame, a: int, b: int, k: int) -> tuple[str, Point, Point, Point, Point]:
-    """Path data of a link from ``a`` to ``b`` and its four control points.
+def _link_path(frame: Frame, a: int, b: int) -> tuple[str, Point, Point, Point, Point]:
+    """Path data of a link from ``a`` to ``b`` and its four control points: a curve routed around
+    the names and unit spots of the spaces it passes (:mod:`interboard.render.routes`).
 
     A link between boards leaves and enters its ends horizontally, so it crosses the gap between
-    the boards as a smooth S and never leaves the drawing; a link on one board bows to one side,
-    the more so for every third link, so that links between neighbours stay apart.
+    the boards as a smooth S, swinging up or down on its way; a link on one board bows to either
+    side or swings as an S. The route of a pair of places is worked out once per board.
     """
     pa, pb = frame.loc_point(a), frame.loc_point(b)
     sa = frame.board.spaces[frame.board.locations[a].space]
     sb = frame.board.spaces[frame.board.locations[b].space]
-    if sa.board != sb.board:
-        if pa[0] > pb[0]:
-            pa, pb = pb, pa
-        reach = max(40.0, 0.45 * (pb[0] - pa[0]))
-        c1, c2 = (pa[0] + reach, pa[1]), (pb[0] - reach, pb[1])
-        return f"M{pt(pa)}C{pt(c1)} {pt(c2)} {pt(pb)}", pa, c1, c2, pb
-    data, c1, c2 = _curve(frame, pa, pb, 0.25 * (1 + 0.35 * (k % 3)))
-    return data, pa, c1, c2, pb
+    across = sa.board != sb.board
+    if across and pa[0] > pb[0]:
+        pa, pb = pb, pa
+    c1, c2 = routed(frame, pa, pb, (sa.index, sb.index), across)
+    return f"M{pt(pa)}C{pt(c1)} {pt(c2)} {pt(pb)}", pa, c1, c2, pb
 
 
-def _link(
-    frame: Frame, a: int, b: int, k: int, css: str, colour: str, tip: str, tag: str, maker: str = ""
-) -> str:
+def _link(frame: Frame, a: int, b: int, css: str, colour: str, tip: str, tag: str, maker: str = "") -> str:
     """A link drawn as a line between its ends, and as ``tag`` at each end: a page shows one or
     the other (a dozen lines across two boards tangle; numbered ends stay legible)."""
-    data, pa, c1, c2, pb = _link_path(frame, a, b, k)
+    data, pa, c1, c2, pb = _link_path(frame, a, b)
     locs = frame.board.locations
     dashed = "destroyed" in css.split()
     parts = [
@@ -535,7 +532,7 @@ def _fixed_links(frame: Frame) -> list[str]:
             seen.add(pair)
             x, y = geo.location_by_id[a.id], geo.location_by_id[b.id]
             tip = f"Fixed link: {frame.place(a)} - {frame.place(b)}"
-            out.append(_link(frame, x, y, len(seen), "link fixed", LINK, tip, f"F{len(seen)}"))
+            out.append(_link(frame, x, y, "link fixed", LINK, tip, f"F{len(seen)}"))
     return out
 
 
@@ -583,13 +580,13 @@ def _cuts_and_links(
         by = f", made by {names.get(maker, maker)}" if maker else ""
         if (a, b) in destroyed:
             tip = f"Link {tag} destroyed this phase: {where}{by}"
-            out.append(_link(frame, a, b, k, "link destroyed", LINK_GONE, tip, tag, maker))
+            out.append(_link(frame, a, b, "link destroyed", LINK_GONE, tip, tag, maker))
         elif (a, b) in made:
             tip = f"Link {tag} made this phase: {where}"
-            out.append(_link(frame, a, b, k, "link new", LINK_NEW, tip, tag))
+            out.append(_link(frame, a, b, "link new", LINK_NEW, tip, tag))
         else:
             colour = colours.get(maker, LINK)
-            out.append(_link(frame, a, b, k, "link", colour, f"Link {tag}: {where}{by}", tag, maker))
+            out.append(_link(frame, a, b, "link", colour, f"Link {tag}: {where}{by}", tag, maker))
     return out
 
 
