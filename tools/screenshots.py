@@ -127,7 +127,7 @@ def shoot(page: Page, base: str, game: Game, seat: str, path: Path, typed: Seque
         page.locator("#chooser").wait_for()
     page.wait_for_timeout(400)
     page.screenshot(path=str(path))
-    print(f"wrote {path.relative_to(ROOT)}")
+    print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -240,7 +240,12 @@ def written_parts(frame: Frame) -> Obstacles:
                 continue
             x, y = frame.loc_point(loc.index)
             boxes.append(((x - SPOT_HALF, y - SPOT_HALF, x + SPOT_HALF, y + SPOT_HALF), loc.space))
-        return Obstacles.of(boxes, (0.0, 0.0, frame.width, frame.height))
+        # A route stays on the printed boards and the gaps between them, off the titles above.
+        x0 = min(ox for ox, _ in frame.offsets.values())
+        y0 = min(oy for _, oy in frame.offsets.values())
+        x1 = max(frame.offsets[n][0] + frame.sizes[n][0] for n in frame.names)
+        y1 = max(frame.offsets[n][1] + frame.sizes[n][1] for n in frame.names)
+        return Obstacles.of(boxes, (x0, y0, x1, y1))
 
     return _static(frame.board, ("written", tuple(frame.offsets.items())), make)
 
