@@ -46,6 +46,7 @@ def map_box(page: Page) -> dict[str, float]:
         ("global_war", "P1"),
         ("twin_earths_3", "GERMANY-Y"),
         ("vernian_wwi", "Germany"),
+        ("aa_linked_world", "GERMANY"),
     ],
 )
 def test_on_a_laptop_the_map_starts_in_the_first_screen_and_takes_most_of_its_width(
@@ -56,6 +57,10 @@ def test_on_a_laptop_the_map_starts_in_the_first_screen_and_takes_most_of_its_wi
     box = map_box(page)
     assert box["y"] < LAPTOP_SCREEN["height"] / 3, f"the map starts {box['y']} px down"
     assert box["width"] >= 0.55 * LAPTOP_SCREEN["width"], f"the map is {box['width']} px wide"
+    # And most of the first screen's height below its top: a wide map (the linked world's four
+    # panels) is not shown as a strip.
+    below = LAPTOP_SCREEN["height"] - box["y"]
+    assert box["height"] >= 0.6 * below, f"the map is {box['height']} px high of the {below} px below its top"
     # The phase as players say it, its code kept for the API.
     expect(page.locator("#phase")).not_to_have_text(page.locator("#phase").get_attribute("data-phase") or "…")
     expect(page.locator("#next-step")).to_contain_text(re.compile(r"^(Your move|Waiting|You are ready)"))

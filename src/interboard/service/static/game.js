@@ -1425,7 +1425,12 @@ function openingView(svg) {
   // Zoomed so that the nearest two are ``spacing`` pixels apart: the view narrows by that factor.
   const w = Math.min(area.w, Number.isFinite(nearest) ? (mapView.box.w * nearest) / (spacing * perPx) : area.w / 3);
   // A phone's screen is tall: its view is at least as tall as it is wide, so more of the map shows.
-  const h = Math.min(base.h, phone ? Math.max(w, (w * area.h) / area.w) : (w * area.h) / area.w);
+  // On a desktop, a wide map (the linked world's strip of boards) is shown as tall as the first
+  // screen has room for below the map's top, not in the whole map's shape, a strip.
+  const rect = $("map").getBoundingClientRect();
+  const room = Math.max(rect.height, window.innerHeight - Math.max(0, rect.top) - 16);
+  const desk = Math.max((w * area.h) / area.w, Math.min(w, (w * room) / Math.max(1, rect.width)));
+  const h = Math.min(base.h, phone ? Math.max(w, (w * area.h) / area.w) : desk);
   const cx = centres.reduce((t, c) => t + c.x, 0) / centres.length;
   const cy = centres.reduce((t, c) => t + c.y, 0) / centres.length;
   return { x: cx - w / 2, y: cy - h / 2, w, h };
