@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
+import weakref
 from collections.abc import Mapping, Sequence
 from xml.sax.saxutils import escape
 
@@ -136,6 +137,41 @@ def _sea_line(frame: Frame, a: int, b: int) -> str:
     )
 
 
+NAME_SIZE = 9.0
+"""The names' font size where the board sets none."""
+_NAME_BOXES: weakref.WeakKeyDictionary[Board, dict[int, tuple[float, float, float, float]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def name_lines(space: Space) -> list[str]:
+    """What :func:`draw_outlined` writes in a space: its name in players' words where the map
+    tool placed it (on two lines when long), else its id."""
+    return label_lines(space.id, space.label or space.name) if space.label_at else [space.id]
+
+
+def name_boxes(board: Board) -> dict[int, tuple[float, float, float, float]]:
+    """Each space's name as :func:`draw_outlined` writes it, as a box (x0, y0, x1, y1) in its
+    printed board's own units (bold letters about 0.62 em wide; one line from 0.75 em above its
+    baseline to 0.2 below, two lines about its spot), for a caller's drawings to keep off."""
+    if board in _NAME_BOXES:
+        return _NAME_BOXES[board]
+    size = board.label_size or NAME_SIZE
+    out: dict[int, tuple[float, float, float, float]] = {}
+    _NAME_BOXES[board] = out
+    for space in board.spaces:
+        if space.at is None:
+            continue
+        lx, ly = space.label_at if space.label_at else (space.at[0], space.at[1] + LABEL_DY)
+        lines = name_lines(space)
+        half = 0.31 * size * max(len(line) for line in lines)
+        top, bottom = (
+            (ly - 0.75 * size, ly + 0.2 * size) if len(lines) == 1 else (ly - 1.25 * size, ly + 0.7 * size)
+        )
+        out[space.index] = (lx - half, top, lx + half, bottom)
+    return out
+
+
 def draw_outlined(
     frame: Frame,
     fills: Mapping[int, str],
@@ -202,9 +238,9 @@ def draw_outlined(
         }
         attributes.update(data.get(space.index, {}))
         spaces_out.append(el("g", attributes, title_el(titles.get(space.index, space.name)), cell))
-        size = board.label_size or 9
+        size = board.label_size or NAME_SIZE
         lx, ly = (ox + space.label_at[0], oy + space.label_at[1]) if space.label_at else (x, y + LABEL_DY)
-        lines = label_lines(space.id, space.label or space.name) if space.label_at else [space.id]
+        lines = name_lines(space)
         is_sea = space.kind is SpaceKind.SEA
         label_style: dict[str, Attr] = {
             "class": "label",

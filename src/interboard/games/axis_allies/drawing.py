@@ -8,14 +8,17 @@ the legend shows every pictogram."""
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from functools import cache
 from importlib import resources
 from typing import Any
 from xml.sax.saxutils import escape
 
+from ...board import Board
 from ...render import render_board
 from ...render.base import LegendItem
+from ...render.outlines import name_boxes
 from ...render.svg import el, num, text_colour_on
 from .gamedata import GameData
 
@@ -135,6 +138,7 @@ def draw_position(data: GameData, position: dict[str, Any], title: str) -> str:
     holders = position.get("owner", {})
     for index, space in enumerate(board.spaces):
         rows: list[str] = []
+        widths: list[float] = []
         hover: list[str] = []
         t = data.territories.get(space.id)
         own: list[tuple[str, float]] = []
@@ -162,7 +166,9 @@ def draw_position(data: GameData, position: dict[str, Any], title: str) -> str:
             attrs = {"data-ipc": str(t.ipc or t.convoy) if t is not None else "0"}
             if space.id in taken:
                 attrs["data-cut"] = str(taken[space.id])
-            rows.append(_row("territory-marks", MARK_FILL, own, attrs)[0])
+            row, width = _row("territory-marks", MARK_FILL, own, attrs)
+            rows.append(row)
+            widths.append(width)
         for power, types in sorted(
             stacks.get(space.id, {}).items(), key=lambda item: turn.get(item[0], len(turn))
         ):
@@ -174,13 +180,17 @@ def draw_position(data: GameData, position: dict[str, Any], title: str) -> str:
             ]
             if (space.id, power) in patrols:
                 items.append((_text(0, "CAP", pen), DIGIT * 3))  # fighters on combat air patrol
-            rows.append(_row("stack", colour, items, {"data-power": power})[0])
+            row, width = _row("stack", colour, items, {"data-power": power})
+            rows.append(row)
+            widths.append(width)
             names = ", ".join(f"{n} {data.units[u].name if u in data.units else u}" for u, n in ranked(types))
             hover.append(f"{data.power(power).name if known else power}: {names}")
         if rows:
-            top = -ROW * len(rows) / 2 + ROW / 2
+            dx, dy = _clear_of_names(board, index, max(widths), ROW * len(rows))
+            top = dy - ROW * len(rows) / 2 + ROW / 2
             marks[index] = "".join(
-                f'<g transform="translate(0,{num(top + k * ROW)})">{row}</g>' for k, row in enumerate(rows)
+                f'<g transform="translate({num(dx)},{num(top + k * ROW)})">{row}</g>'
+                for k, row in enumerate(rows)
             )
         holder = holders.get(space.id)
         held = [f"held by {data.power(holder).name}"] if holder in data.power_by_id else []
@@ -194,6 +204,46 @@ def draw_position(data: GameData, position: dict[str, Any], title: str) -> str:
         legend=_legend(data),
         marks=marks,
     )
+
+
+SHIFTS = sorted(
+    ((dx, dy) for dx in (0.0, -0.3, 0.3, -0.6, 0.6) for dy in (k / 2 for k in range(-6, 7))),
+    key=lambda s: (abs(s[1]) + abs(s[0]), s),
+)
+"""Where a space's rows may go from its point: shares of their width across, of a row's height up
+or down; the nearer first."""
+
+
+def _clear_of_names(board: Board, space: int, width: float, height: float) -> tuple[float, float]:
+    """Where a block of rows ``width`` by ``height`` centred on a space's point goes, relative to the
+    point, to cover the least of the names drawn near it (its own first of all): on the point, or a
+    row or two above or below it, or a little to the side."""
+    at = board.spaces[space].at
+    if at is None:
+        return 0.0, 0.0
+    x, y = at
+    reach_x, reach_y = width * 0.8 + 4, height / 2 + 2 * ROW + 4
+    near = [
+        box
+        for other, box in name_boxes(board).items()
+        if board.spaces[other].board == board.spaces[space].board
+        and box[0] < x + reach_x
+        and box[2] > x - reach_x
+        and box[1] < y + reach_y
+        and box[3] > y - reach_y
+    ]
+    best = (math.inf, 0.0, 0.0)
+    for sx, sy in SHIFTS:
+        dx, dy = sx * width, sy * ROW
+        x0, y0, x1, y1 = x + dx - width / 2, y + dy - height / 2, x + dx + width / 2, y + dy + height / 2
+        covered = sum(
+            max(0.0, min(x1, b[2]) - max(x0, b[0])) * max(0.0, min(y1, b[3]) - max(y0, b[1])) for b in near
+        )
+        if covered < best[0]:
+            best = (covered, dx, dy)
+            if covered == 0:
+                break
+    return best[1], best[2]
 
 
 def _legend(data: GameData) -> list[LegendItem]:
