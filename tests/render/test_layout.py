@@ -25,6 +25,7 @@ REAL_MAPS = [
     ("interboard.games.diplomacy.data.maps", "standard"),
     ("interboard.games.axis_allies.data.maps", "aa_europe_1999"),
     ("interboard.games.axis_allies.data.maps", "aa_pacific_2001"),
+    ("interboard.games.axis_allies.data.maps", "aa_linked_world"),
 ]
 """(package, map) of every board drawn by tools/make_real_maps.py."""
 
@@ -45,14 +46,22 @@ def _adjacent_spaces(board: Board) -> set[tuple[int, int]]:
     return pairs
 
 
-def _drawn(board: Board) -> list[int]:
-    return [sp.index for sp in board.spaces if sp.kind is not SpaceKind.IMPASSABLE]
+def _drawn(board: Board, printed: str) -> list[int]:
+    return [sp.index for sp in board.spaces if sp.kind is not SpaceKind.IMPASSABLE and sp.board == printed]
+
+
+def _printed(board: Board) -> list[str]:
+    """The printed boards of a map (the linked world's: Europe, the Pacific, the cards), each with
+    its own coordinates."""
+    return sorted({sp.board for sp in board.spaces})
 
 
 def test_every_space_has_one_outline_and_none_overlap(board: Board) -> None:
     assert all(len(sp.outline) >= 3 for sp in board.spaces), "every space is drawn as its own outline"
-    _, problems = coverage([sp.outline for sp in board.spaces], [sp.holes for sp in board.spaces])
-    assert problems == []
+    for printed in _printed(board):
+        spaces = [sp for sp in board.spaces if sp.board == printed]
+        _, problems = coverage([sp.outline for sp in spaces], [sp.holes for sp in spaces])
+        assert [(spaces[i].id, spaces[j].id if j is not None else None, why) for i, j, why in problems] == []
     for sp in board.spaces:
         assert sp.at is not None and within(sp.outline, sp.holes, sp.at), sp.id
 
@@ -60,14 +69,17 @@ def test_every_space_has_one_outline_and_none_overlap(board: Board) -> None:
 def test_spaces_touch_exactly_where_they_are_adjacent(board: Board) -> None:
     """Two spaces share a border when the rules make them adjacent; where they cannot (a strait),
     the map draws a passage; no two spaces touch without being adjacent."""
-    drawn = _drawn(board)
-    shared, _ = coverage([board.spaces[i].outline for i in drawn], [board.spaces[i].holes for i in drawn])
-    touching = {
-        (min(drawn[i], drawn[j]), max(drawn[i], drawn[j]))
-        for (i, j), length in shared.items()
-        if length >= MIN_BORDER
-    }
-    adjacent = _adjacent_spaces(board)
+    touching: set[tuple[int, int]] = set()
+    for printed in _printed(board):
+        drawn = _drawn(board, printed)
+        shared, _ = coverage([board.spaces[i].outline for i in drawn], [board.spaces[i].holes for i in drawn])
+        touching |= {
+            (min(drawn[i], drawn[j]), max(drawn[i], drawn[j]))
+            for (i, j), length in shared.items()
+            if length >= MIN_BORDER
+        }
+    # Spaces of different printed boards are joined by drawn links, not borders.
+    adjacent = {(a, b) for a, b in _adjacent_spaces(board) if board.spaces[a].board == board.spaces[b].board}
     lines = set(board.sea_lines)
     walls = set(board.walls)
     names = {pair: (board.spaces[pair[0]].id, board.spaces[pair[1]].id) for pair in touching | adjacent}
@@ -128,10 +140,11 @@ def test_scenery_is_no_space_and_lies_apart_from_the_land(board: Board) -> None:
     """Land drawn for the eye only (islands, land beyond the board's edge) overlaps no land space;
     an island may lie within a sea (it is drawn over it)."""
     assert board.scenery, "a real coastline leaves islands that are no space"
-    pieces = [polygon for _, polygon in board.scenery]
-    land = [sp.outline for sp in board.spaces if sp.kind is not SpaceKind.SEA]
-    _, problems = coverage([*land, *pieces])
-    assert problems == []
+    for printed in _printed(board):
+        pieces = [polygon for on, polygon in board.scenery if on in (printed, "")]
+        land = [sp.outline for sp in board.spaces if sp.kind is not SpaceKind.SEA and sp.board == printed]
+        _, problems = coverage([*land, *pieces])
+        assert problems == [], printed
 
 
 def test_transcriber_reproduces_the_shipped_map(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
