@@ -17,7 +17,20 @@ from typing import TypeVar
 from ..board import Board, Space, SpaceKind
 from .geometry import closest_points, coast_lines, space_shapes
 from .routes import Obstacles, route
-from .svg import SVG_NS, Attr, Point, el, mix, num, path_points, text_colour_on, text_el, title_el, towards
+from .svg import (
+    SVG_NS,
+    Attr,
+    Point,
+    el,
+    mix,
+    num,
+    path_points,
+    pt,
+    text_colour_on,
+    text_el,
+    title_el,
+    towards,
+)
 
 MARGIN = 12.0
 HEADER = 46.0
@@ -212,20 +225,30 @@ SPOT_HALF = 9.0
 """Half the side of the square a route keeps off around each place's point (its unit, its centre)."""
 
 
-def written_parts(frame: Frame) -> Obstacles:
-    """What :func:`draw_spaces` writes on the map, as boxes a line across the map should keep off:
-    each space's name (its short id, where the labels of :func:`draw_spaces` put it, with room for a
-    line's white casing) and each place's point, where its unit and centre stand."""
+Box = tuple[float, float, float, float]
+
+
+def written_parts(frame: Frame, names: Mapping[int, Box] | None = None) -> Obstacles:
+    """What a drawing writes on the map, as boxes a line across the map should keep off: each
+    space's name, with room for a line's white casing, and each place's point, where its unit and
+    centre stand. ``names`` gives each name's box in its printed board's own units (an outlined
+    map's names, :func:`outlines.name_boxes`); by default the names are the short ids that
+    :func:`draw_spaces` writes."""
 
     def make() -> Obstacles:
         board = frame.board
         size = board.label_size or 10
         pad = 3.5
-        boxes: list[tuple[tuple[float, float, float, float], int]] = []
+        boxes: list[tuple[Box, int]] = []
         for space in board.spaces:
             if space.at is None or space.board not in frame.offsets:
                 continue
             ox, oy = frame.offsets[space.board]
+            if names is not None:
+                if space.index in names:
+                    x0, y0, x1, y1 = names[space.index]
+                    boxes.append(((ox + x0 - pad, oy + y0 - pad, ox + x1 + pad, oy + y1 + pad), space.index))
+                continue
             x, y = frame.space_point(space.index)
             lx, ly = (ox + space.label_at[0], oy + space.label_at[1]) if space.label_at else (x, y + LABEL_DY)
             half = 0.36 * size * len(frame.short_id(space))  # bold capitals are about 0.72 em wide
@@ -247,18 +270,25 @@ def written_parts(frame: Frame) -> Obstacles:
         y1 = max(frame.offsets[n][1] + frame.sizes[n][1] for n in frame.names)
         return Obstacles.of(boxes, (x0, y0, x1, y1))
 
-    return _static(frame.board, ("written", tuple(frame.offsets.items())), make)
+    return _static(frame.board, ("written", tuple(frame.offsets.items()), names is None), make)
 
 
-def routed(frame: Frame, p: Point, q: Point, spared: tuple[int, ...], across: bool) -> tuple[Point, Point]:
+def routed(
+    frame: Frame,
+    p: Point,
+    q: Point,
+    spared: tuple[int, ...],
+    across: bool,
+    names: Mapping[int, Box] | None = None,
+) -> tuple[Point, Point]:
     """The inner control points of a curve from ``p`` to ``q`` that keeps off the names and unit
     spots of the spaces it passes, but for the ``spared`` spaces' own (:func:`routes.route`);
-    ``across``: it joins boards drawn side by side, leaving and entering its ends horizontally.
-    Worked out once per board and pair of points."""
+    ``across``: it joins boards drawn side by side, leaving and entering its ends horizontally;
+    ``names``: as for :func:`written_parts`. Worked out once per board and pair of points."""
     return _static(
         frame.board,
-        ("route", tuple(frame.offsets.items()), p, q),
-        lambda: route(written_parts(frame), p, q, spared, leave=(1.0, 0.0) if across else None),
+        ("route", tuple(frame.offsets.items()), names is None, p, q),
+        lambda: route(written_parts(frame, names), p, q, spared, leave=(1.0, 0.0) if across else None),
     )
 
 
@@ -533,11 +563,11 @@ def wall_path(segments: Sequence[str]) -> str:
     )
 
 
-def cross_board_links(frame: Frame) -> list[str]:
+def cross_board_links(frame: Frame, names: Mapping[int, Box] | None = None) -> list[str]:
     """Adjacencies between spaces of different printed boards (cards laid between boards, joined
-    games): a dashed line across the gap when the two boards are drawn side by side; otherwise (a link
-    that wraps round the world) a stub from each end to the outer edge of its board, naming the far
-    end."""
+    games): a dashed curve across the gap, routed around the names it passes (``names``: as for
+    :func:`written_parts`), when the two boards are drawn side by side; otherwise (a link that wraps
+    round the world) a stub from each end to the outer edge of its board, naming the far end."""
     board = frame.board.base
     order = {name: k for k, name in enumerate(frame.names)}
     pairs: set[tuple[int, int]] = set()
@@ -561,7 +591,9 @@ def cross_board_links(frame: Frame) -> list[str]:
             "stroke-dasharray": "5 3",
         }
         if order[sb.board] - order[sa.board] == 1:
-            line = el("path", {"class": "link-line", "d": path_points([pa, pb], closed=False), **style})
+            c1, c2 = routed(frame, pa, pb, (sa.index, sb.index), True, names)
+            data = f"M{pt(pa)}C{pt(c1)} {pt(c2)} {pt(pb)}"
+            line = el("path", {"class": "link-line", "d": data, **style})
             out.append(
                 el(
                     "g",

@@ -16,7 +16,7 @@ from .base import (
     placed_mark,
 )
 from .base import legend as draw_legend
-from .outlines import draw_outlined
+from .outlines import draw_outlined, name_boxes
 
 
 def render_board(
@@ -49,7 +49,9 @@ def render_board(
     if any(space.outline for space in board.spaces):
         drawn, legend_height = draw_outlined(frame, fills, labels, titles or {}, data or {}, legend, marks)
         if links:
-            drawn[-1:-1] = cross_board_links(frame)  # under the labels and the legend
+            drawn[-1:-1] = cross_board_links(
+                frame, name_boxes(frame.board)
+            )  # under the labels and the legend
         parts.extend(drawn)
         return document(frame, title or board.title, parts, frame.height + legend_height)
     extra: dict[int, list[str]] = {}
