@@ -70,12 +70,6 @@ class Obstacles:
         return sum(1 for o in owners if o not in spared)
 
 
-def bezier(p: Point, c1: Point, c2: Point, q: Point, t: float) -> Point:
-    s = 1 - t
-    a, b, c, d = s * s * s, 3 * s * s * t, 3 * s * t * t, t * t * t
-    return (a * p[0] + b * c1[0] + c * c2[0] + d * q[0], a * p[1] + b * c1[1] + c * c2[1] + d * q[1])
-
-
 def _cost(
     obstacles: Obstacles,
     curve: tuple[Point, Point, Point, Point],
