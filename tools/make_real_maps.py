@@ -712,9 +712,11 @@ def _best_label(
     reach: float = 0.0,
 ) -> tuple[float, tuple[float, float], Any] | None:
     """The best spot for a label in ``polygon`` (or up to ``reach`` around it) whose box misses
-    ``clear``: the most inside, then the nearest to just under ``at``. Returns (share of the box
-    inside, spot, box)."""
+    ``clear`` and, unless it may go beside the polygon (``reach``), is centred in it (a name
+    centred over a bay or a neighbour reads as theirs): the most inside, then the nearest to just
+    under ``at``. Returns (share of the box inside, spot, box)."""
     inner = shapely.prepared.prep(polygon.buffer(-0.8))
+    middle = shapely.prepared.prep(polygon.buffer(-3.0))
     blocked = shapely.prepared.prep(clear)
     x0, y0, x1, y1 = polygon.buffer(reach).bounds if reach else polygon.bounds
     best: tuple[tuple[float, float], tuple[float, float], Any] | None = None
@@ -729,8 +731,10 @@ def _best_label(
                     if inner.contains(candidate)
                     else candidate.intersection(polygon).area / candidate.area
                 )
+                # (The centre a few units in: a browser's box around the text is not quite this.)
+                centred = inside == 1.0 or reach > 0 or middle.contains(candidate.centroid)
                 score = (round(inside, 2), -math.dist((x, y), (at[0], at[1] + 4)))
-                if best is None or score > best[0]:
+                if centred and (best is None or score > best[0]):
                     best = (score, (x, y), candidate)
             x += step
         y += step

@@ -25,9 +25,9 @@ MIN_PX = 9.0
 BOARDS = {
     "standard": ("interboard.games.diplomacy.data.maps", "standard"),
     "aa_europe_1999": ("interboard.games.axis_allies.data.maps", "aa_europe_1999"),
+    "aa_pacific_2001": ("interboard.games.axis_allies.data.maps", "aa_pacific_2001"),
 }
-"""Each variant played on one board drawn from real geography, and that board's map. (Axis & Allies
-Pacific's names are legible too, but a few are not yet placed inside their spaces: docs/maps.md.)"""
+"""Each variant played on one board drawn from real geography, and that board's map."""
 LABELS = """() => {
   const svg = document.querySelector('#map svg');
   const scale = svg.getScreenCTM().a;
