@@ -16,7 +16,7 @@ from typing import TypeVar
 
 from ..board import Board, Space, SpaceKind
 from .geometry import closest_points, coast_lines, space_shapes
-from .routes import Obstacles, route
+from .routes import Box, Obstacles, route
 from .svg import (
     SVG_NS,
     Attr,
@@ -223,9 +223,6 @@ def draw_spaces(
 
 SPOT_HALF = 9.0
 """Half the side of the square a route keeps off around each place's point (its unit, its centre)."""
-
-
-Box = tuple[float, float, float, float]
 
 
 def written_parts(frame: Frame, names: Mapping[int, Box] | None = None) -> Obstacles:

@@ -49,9 +49,8 @@ def render_board(
     if any(space.outline for space in board.spaces):
         drawn, legend_height = draw_outlined(frame, fills, labels, titles or {}, data or {}, legend, marks)
         if links:
-            drawn[-1:-1] = cross_board_links(
-                frame, name_boxes(frame.board)
-            )  # under the labels and the legend
+            # Under the labels and the legend.
+            drawn[-1:-1] = cross_board_links(frame, name_boxes(frame.board))
         parts.extend(drawn)
         return document(frame, title or board.title, parts, frame.height + legend_height)
     extra: dict[int, list[str]] = {}

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import math
-import weakref
 from collections.abc import Mapping, Sequence
 from xml.sax.saxutils import escape
 
@@ -31,6 +30,7 @@ from .base import (
     wall_path,
 )
 from .geometry import closest_points, space_shapes
+from .routes import Box
 from .svg import Attr, Point, el, mix, num, path_points, text_el, title_el, towards
 
 SEA = "#a9cfe8"
@@ -139,9 +139,6 @@ def _sea_line(frame: Frame, a: int, b: int) -> str:
 
 NAME_SIZE = 9.0
 """The names' font size where the board sets none."""
-_NAME_BOXES: weakref.WeakKeyDictionary[Board, dict[int, tuple[float, float, float, float]]] = (
-    weakref.WeakKeyDictionary()
-)
 
 
 def name_lines(space: Space) -> list[str]:
@@ -150,26 +147,30 @@ def name_lines(space: Space) -> list[str]:
     return label_lines(space.id, space.label or space.name) if space.label_at else [space.id]
 
 
-def name_boxes(board: Board) -> dict[int, tuple[float, float, float, float]]:
+def name_boxes(board: Board) -> dict[int, Box]:
     """Each space's name as :func:`draw_outlined` writes it, as a box (x0, y0, x1, y1) in its
     printed board's own units (bold letters about 0.62 em wide; one line from 0.75 em above its
-    baseline to 0.2 below, two lines about its spot), for a caller's drawings to keep off."""
-    if board in _NAME_BOXES:
-        return _NAME_BOXES[board]
-    size = board.label_size or NAME_SIZE
-    out: dict[int, tuple[float, float, float, float]] = {}
-    _NAME_BOXES[board] = out
-    for space in board.spaces:
-        if space.at is None:
-            continue
-        lx, ly = space.label_at if space.label_at else (space.at[0], space.at[1] + LABEL_DY)
-        lines = name_lines(space)
-        half = 0.31 * size * max(len(line) for line in lines)
-        top, bottom = (
-            (ly - 0.75 * size, ly + 0.2 * size) if len(lines) == 1 else (ly - 1.25 * size, ly + 0.7 * size)
-        )
-        out[space.index] = (lx - half, top, lx + half, bottom)
-    return out
+    baseline to 0.2 below, two lines about its spot), for a caller's drawings to keep off. Made once
+    per board."""
+
+    def make() -> dict[int, Box]:
+        size = board.label_size or NAME_SIZE
+        out: dict[int, Box] = {}
+        for space in board.spaces:
+            if space.at is None:
+                continue
+            lx, ly = space.label_at if space.label_at else (space.at[0], space.at[1] + LABEL_DY)
+            lines = name_lines(space)
+            half = 0.31 * size * max(len(line) for line in lines)
+            top, bottom = (
+                (ly - 0.75 * size, ly + 0.2 * size)
+                if len(lines) == 1
+                else (ly - 1.25 * size, ly + 0.7 * size)
+            )
+            out[space.index] = (lx - half, top, lx + half, bottom)
+        return out
+
+    return _static(board, ("name-boxes",), make)
 
 
 def draw_outlined(
