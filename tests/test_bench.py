@@ -83,6 +83,7 @@ REPORTED = {
         r"^interboard --help\s+\d+ms\s+\d+ms\s+\d+\.\d$",
         r"^interboard variants\s+\d+ms\s+\d+ms\s+\d+\.\d$",
         r"^interboard odds \(3 infantry against 2\)\s+\d+ms\s+\d+ms\s+\d+\.\d$",
+        r"^the server's app \(create_app, new SQLite\)\s+\d+ms\s+\d+ms\s+\d+\.\d$",
     ],
     # The seats' client played whole rounds (views, trees, orders, Readies) with nothing refused.
     # The server's own count of its service's CPU reached the report: not nothing, for the views;
