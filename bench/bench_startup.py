@@ -51,8 +51,6 @@ COMMANDS: dict[str, list[str]] = {
 }
 
 
-
-
 def run(args: list[str]) -> tuple[float, float]:
     """One run of the command as a new process: its wall time and its CPU time, in seconds."""
     if args == [SERVER_APP]:
